@@ -1,0 +1,24 @@
+/* The TBC-layout 1-D convolution (SPEC section 11). */
+#ifndef OPENACLNN_ACLNNOP_ACLNN_CONVOLUTION_H_
+#define OPENACLNN_ACLNNOP_ACLNN_CONVOLUTION_H_
+
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnConvTbcGetWorkspaceSize(const aclTensor* self, const aclTensor* weight,
+                                                   const aclTensor* bias, const int64_t pad,
+                                                   aclTensor* output, int8_t cubeMathType,
+                                                   uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnConvTbc(void* workspace, const uint64_t workspaceSize,
+                                   aclOpExecutor* executor, const aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACLNN_ACLNNOP_ACLNN_CONVOLUTION_H_ */

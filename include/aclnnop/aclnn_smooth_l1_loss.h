@@ -1,0 +1,24 @@
+/* The smooth L1 loss (SPEC section 11). */
+#ifndef OPENACLNN_ACLNNOP_ACLNN_SMOOTH_L1_LOSS_H_
+#define OPENACLNN_ACLNNOP_ACLNN_SMOOTH_L1_LOSS_H_
+
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self,
+                                                        const aclTensor* target, int64_t reduction,
+                                                        float beta, aclTensor* result,
+                                                        uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnSmoothL1Loss(void* workspace, uint64_t workspaceSize,
+                                        aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACLNN_ACLNNOP_ACLNN_SMOOTH_L1_LOSS_H_ */

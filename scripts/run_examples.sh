@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The main job: installs dependencies, builds openaclnn and runs every example program.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j "$(nproc)"
+for example in build/examples/*; do
+  [ -x "$example" ] || continue
+  echo "=== $(basename "$example")"
+  "$example"
+done

@@ -1,0 +1,34 @@
+// The table of aclDataType and aclFormat facts the checks and kernels need.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "acl/acl_base.h"
+
+namespace oa {
+
+// Whether dtype is one of the aclDataType values (ACL_DT_UNDEFINED excluded).
+bool dtype_is_known(aclDataType dtype);
+
+// Bits per element (4 for INT4 and FLOAT4_*, 1 for UINT1, 0 for STRING and unknown values).
+int dtype_bits(aclDataType dtype);
+
+// "FLOAT16", "BF16", ...; "DT_<number>" for unknown values.
+std::string dtype_name(aclDataType dtype);
+
+// "{FLOAT, FLOAT16, BF16}".
+std::string dtype_list(std::initializer_list<aclDataType> dtypes);
+
+// Promotion of two floating dtypes (SPEC section 4): equal stays, FLOAT16 with BF16 gives FLOAT,
+// anything with FLOAT gives FLOAT.
+aclDataType promote_float(aclDataType a, aclDataType b);
+
+// "ND", "NCHW", ...; "FORMAT_<number>" for unknown values.
+std::string format_name(aclFormat format);
+
+// Hardware-internal layouts that the CPU device never accepts for an operator (SPEC section 1).
+bool format_is_private(aclFormat format);
+
+}  // namespace oa

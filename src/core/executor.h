@@ -1,0 +1,39 @@
+// The two-phase machinery every operator uses. Phase 1 validates, plans and wraps the plan in an
+// aclOpExecutor together with its workspace size; phase 2 checks the executor, workspace and
+// stream, runs the plan, and consumes the executor unless it was made repeatable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "aclnn/aclnn_base.h"
+
+namespace oa {
+
+// What phase 1 decided. run() gets the caller's workspace (at least the size phase 1 asked for,
+// null when that was 0); it must not allocate, and must not depend on the workspace's contents.
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  virtual aclnnStatus run(void* workspace) const = 0;
+};
+
+// Phase 1's last step: stores *workspace_size and *executor for op (the name without
+// "GetWorkspaceSize", e.g. "aclnnSmoothL1LossBackward").
+aclnnStatus make_executor(const char* op, std::unique_ptr<Plan> plan, uint64_t workspace_size,
+                          uint64_t* workspace_size_out, aclOpExecutor** executor);
+
+// Phase 2 of op: checks, runs, and frees a normal executor (also when the run fails).
+aclnnStatus launch(const char* op, void* workspace, uint64_t workspace_size,
+                   aclOpExecutor* executor, void* stream);
+
+// The GetWorkspaceSize of an operator this build does not provide yet.
+aclnnStatus not_implemented(const char* op);
+
+}  // namespace oa
+
+#define OA_TRY(expr)                                    \
+  do {                                                  \
+    aclnnStatus oa_status_ = (expr);                    \
+    if (oa_status_ != ACLNN_SUCCESS) return oa_status_; \
+  } while (0)

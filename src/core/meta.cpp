@@ -1,0 +1,179 @@
+// The meta C API: creating, inspecting and destroying tensors, scalars and integer arrays.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "aclnn/aclnn_base.h"
+#include "core/dtype.h"
+#include "core/tensor.h"
+#include "core/values.h"
+#include "runtime/error.h"
+
+namespace oa {
+namespace {
+
+constexpr uint64_t kMaxRank = 64;
+
+// Validates one dims array of aclCreateTensor; fills *dims.
+bool read_dims(const char* name, const int64_t* values, uint64_t count, Shape* dims) {
+  if (count > kMaxRank) {
+    failf(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: %sNum must be <= %llu, got %llu", name,
+          static_cast<unsigned long long>(kMaxRank), static_cast<unsigned long long>(count));
+    return false;
+  }
+  if (values == nullptr && count != 0) {
+    failf(ACLNN_ERR_PARAM_NULLPTR, "aclCreateTensor: %s is null but %sNum is %llu", name, name,
+          static_cast<unsigned long long>(count));
+    return false;
+  }
+  dims->assign(values, values + count);
+  for (uint64_t i = 0; i < count; ++i) {
+    if (values[i] < 0) {
+      failf(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: %s[%llu] must be >= 0, got %lld", name,
+            static_cast<unsigned long long>(i), static_cast<long long>(values[i]));
+      return false;
+    }
+  }
+  return true;
+}
+
+// Copies a tensor property into a new[] array the caller releases with delete[].
+aclnnStatus export_array(const char* api, const aclTensor* tensor, const Shape aclTensor::*member,
+                         int64_t** values, uint64_t* count) {
+  if (tensor == nullptr || values == nullptr || count == nullptr) {
+    return failf(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is null", api,
+                 tensor == nullptr ? "tensor" : (values == nullptr ? "the array" : "the count"));
+  }
+  const Shape& source = tensor->*member;
+  *values = new int64_t[std::max<size_t>(source.size(), 1)];
+  std::copy(source.begin(), source.end(), *values);
+  *count = source.size();
+  return ACLNN_SUCCESS;
+}
+
+template <typename T>
+aclnnStatus export_value(const char* api, const aclTensor* tensor, T aclTensor::*member, T* value) {
+  if (tensor == nullptr || value == nullptr) {
+    return failf(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is null", api,
+                 tensor == nullptr ? "tensor" : "the output pointer");
+  }
+  *value = tensor->*member;
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+}  // namespace oa
+
+using oa::failf;
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
+                                               aclDataType dataType, const int64_t* stride,
+                                               int64_t offset, aclFormat format,
+                                               const int64_t* storageDims, uint64_t storageDimsNum,
+                                               void* tensorData) {
+  auto tensor = std::make_unique<aclTensor>();
+  if (!oa::read_dims("viewDims", viewDims, viewDimsNum, &tensor->shape) ||
+      !oa::read_dims("storageDims", storageDims, storageDimsNum, &tensor->storage_shape)) {
+    return nullptr;
+  }
+  if (!oa::dtype_is_known(dataType)) {
+    failf(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: dataType %d is not an aclDataType",
+          static_cast<int>(dataType));
+    return nullptr;
+  }
+  if (offset < 0) {
+    failf(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: offset must be >= 0, got %lld",
+          static_cast<long long>(offset));
+    return nullptr;
+  }
+  tensor->strides = stride == nullptr ? oa::contiguous_strides(tensor->shape)
+                                      : Shape(stride, stride + viewDimsNum);
+  tensor->offset = offset;
+  tensor->dtype = dataType;
+  tensor->format = format;
+  tensor->data = tensorData;
+  return tensor.release();
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  delete tensor;
+  return ACLNN_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims,
+                                                uint64_t* viewDimsNum) {
+  return oa::export_array("aclGetViewShape", tensor, &aclTensor::shape, viewDims, viewDimsNum);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
+                                                   uint64_t* storageDimsNum) {
+  return oa::export_array("aclGetStorageShape", tensor, &aclTensor::storage_shape, storageDims,
+                          storageDimsNum);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
+                                                  uint64_t* stridesNum) {
+  return oa::export_array("aclGetViewStrides", tensor, &aclTensor::strides, stridesValue,
+                          stridesNum);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  return oa::export_value("aclGetViewOffset", tensor, &aclTensor::offset, offset);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  return oa::export_value("aclGetFormat", tensor, &aclTensor::format, format);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  return oa::export_value("aclGetDataType", tensor, &aclTensor::dtype, dataType);
+}
+
+ACL_FUNC_VISIBILITY aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  if (value == nullptr) {
+    failf(ACLNN_ERR_PARAM_NULLPTR, "aclCreateScalar: value is null");
+    return nullptr;
+  }
+  int bits = oa::dtype_bits(dataType);
+  if (bits < 8 || bits % 8 != 0) {
+    failf(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: dataType %s cannot be a scalar",
+          oa::dtype_name(dataType).c_str());
+    return nullptr;
+  }
+  auto scalar = std::make_unique<aclScalar>();
+  scalar->dtype = dataType;
+  std::memcpy(scalar->bytes, value, static_cast<size_t>(bits / 8));
+  return scalar.release();
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  delete scalar;
+  return ACLNN_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
+  if (value == nullptr && size != 0) {
+    failf(ACLNN_ERR_PARAM_NULLPTR, "aclCreateIntArray: value is null but size is %llu",
+          static_cast<unsigned long long>(size));
+    return nullptr;
+  }
+  try {
+    auto array = std::make_unique<aclIntArray>();
+    array->values.assign(value, value + size);
+    return array.release();
+  } catch (const std::bad_alloc&) {
+    failf(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray: size %llu is too large",
+          static_cast<unsigned long long>(size));
+    return nullptr;
+  }
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
+  delete array;
+  return ACLNN_SUCCESS;
+}
+
+}  // extern "C"

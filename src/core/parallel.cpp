@@ -1,0 +1,21 @@
+#include "core/parallel.h"
+
+#include <omp.h>
+
+#include <cstdlib>
+
+namespace oa {
+
+int num_threads() {
+  const char* text = std::getenv("OPENACLNN_NUM_THREADS");
+  if (text != nullptr) {
+    char* end = nullptr;
+    long value = std::strtol(text, &end, 10);
+    if (end != text && *end == '\0' && value > 0 && value <= 4096) {
+      return static_cast<int>(value);
+    }
+  }
+  return omp_get_num_procs();
+}
+
+}  // namespace oa

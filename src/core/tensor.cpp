@@ -1,0 +1,103 @@
+#include "core/tensor.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/dtype.h"
+#include "runtime/error.h"
+#include "runtime/memory.h"
+
+namespace oa {
+
+bool byte_range(const aclTensor& tensor, ByteRange* range) {
+  __int128 low = tensor.offset;
+  __int128 high = tensor.offset;
+  for (size_t i = 0; i < tensor.shape.size(); ++i) {
+    __int128 extent = static_cast<__int128>(tensor.strides[i]) * (tensor.shape[i] - 1);
+    (extent < 0 ? low : high) += extent;
+  }
+  int bits = dtype_bits(tensor.dtype);
+  __int128 begin = low * bits / 8;
+  __int128 end = ((high + 1) * bits + 7) / 8;
+  if (begin < INT64_MIN || end > INT64_MAX) {
+    return false;
+  }
+  range->begin = static_cast<int64_t>(begin);
+  range->end = static_cast<int64_t>(end);
+  return true;
+}
+
+bool view_in_device_memory(const aclTensor& tensor, std::string* why) {
+  if (numel(tensor) == 0) {
+    return true;
+  }
+  ByteRange range;
+  if (!byte_range(tensor, &range)) {
+    *why = "spans more than 2^63 bytes";
+    return false;
+  }
+  if (tensor.data == nullptr) {
+    *why = "has a null data pointer";
+    return false;
+  }
+  const auto* base = static_cast<const unsigned char*>(tensor.data);
+  Region region = find_region(base);
+  uintptr_t start = reinterpret_cast<uintptr_t>(base) + static_cast<uintptr_t>(range.begin);
+  if (region.kind == MemoryKind::device && start < region.base) {
+    *why =
+        format("reaches %lld bytes before the start of its device allocation (offset %lld)",
+               static_cast<long long>(region.base - start), static_cast<long long>(tensor.offset));
+    return false;
+  }
+  std::string detail;
+  if (!device_range_ok(reinterpret_cast<const void*>(start),
+                       static_cast<size_t>(range.end - range.begin), &detail)) {
+    *why = format("needs bytes [%lld, %lld) from its data pointer, which %s",
+                  static_cast<long long>(range.begin), static_cast<long long>(range.end),
+                  detail.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool same_view(const aclTensor& a, const aclTensor& b) {
+  return a.data == b.data && a.offset == b.offset && a.shape == b.shape && a.strides == b.strides &&
+         a.dtype == b.dtype;
+}
+
+bool views_overlap(const aclTensor& a, const aclTensor& b) {
+  ByteRange ra;
+  ByteRange rb;
+  if (numel(a) == 0 || numel(b) == 0 || !byte_range(a, &ra) || !byte_range(b, &rb)) {
+    return false;
+  }
+  auto a_begin = reinterpret_cast<intptr_t>(a.data) + ra.begin;
+  auto b_begin = reinterpret_cast<intptr_t>(b.data) + rb.begin;
+  auto a_end = reinterpret_cast<intptr_t>(a.data) + ra.end;
+  auto b_end = reinterpret_cast<intptr_t>(b.data) + rb.end;
+  return a_begin < b_end && b_begin < a_end;
+}
+
+bool view_self_overlaps(const aclTensor& tensor) {
+  if (numel(tensor) <= 1) {
+    return false;
+  }
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (|stride|, size) of dims with size > 1
+  for (size_t i = 0; i < tensor.shape.size(); ++i) {
+    if (tensor.shape[i] > 1) {
+      dims.emplace_back(std::llabs(tensor.strides[i]), tensor.shape[i]);
+    }
+  }
+  std::sort(dims.begin(), dims.end());
+  // Each stride must step over everything the smaller dims reach.
+  __int128 reach = 0;
+  for (const auto& [stride, size] : dims) {
+    if (stride <= reach) {
+      return true;
+    }
+    reach += static_cast<__int128>(stride) * (size - 1);
+  }
+  return false;
+}
+
+}  // namespace oa

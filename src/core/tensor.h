@@ -1,0 +1,48 @@
+// aclTensor (a typed, strided view of device memory) and the questions operators ask about views.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "core/shape.h"
+
+struct aclTensor {
+  Shape shape;    // view dims
+  Shape strides;  // in elements, one per view dim
+  Shape storage_shape;
+  int64_t offset = 0;  // in elements from data
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_ND;
+  void* data = nullptr;
+};
+
+namespace oa {
+
+inline int64_t numel(const aclTensor& tensor) { return numel(tensor.shape); }
+
+// The bytes a non-empty view touches: [begin, end) relative to tensor.data. False when the
+// arithmetic overflows 64 bits (an absurd view).
+struct ByteRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+bool byte_range(const aclTensor& tensor, ByteRange* range);
+
+// Whether the whole view (offset, shape, strides, element size) lies inside one live device
+// allocation. Empty views touch nothing and always pass. On failure *why explains.
+bool view_in_device_memory(const aclTensor& tensor, std::string* why);
+
+// Same pointer, offset, shape, strides and dtype: the exact in-place case.
+bool same_view(const aclTensor& a, const aclTensor& b);
+
+// Whether the byte ranges of two non-empty views intersect. Conservative: two interleaved views
+// that share a range but no element (even and odd elements of one buffer) count as overlapping.
+bool views_overlap(const aclTensor& a, const aclTensor& b);
+
+// Whether some element of the view is reached by two different indices (a zero stride on a dim of
+// size > 1, or strides too small for the dims inside them). Conservative in the same way.
+bool view_self_overlaps(const aclTensor& tensor);
+
+}  // namespace oa

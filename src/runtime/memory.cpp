@@ -1,0 +1,282 @@
+#include "runtime/memory.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+
+#include "acl/acl_rt.h"
+#include "core/parallel.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+
+namespace oa {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+// Live allocations by base address. Guarded by runtime_mutex().
+std::map<uintptr_t, Region>& registry() {
+  static std::map<uintptr_t, Region> regions;
+  return regions;
+}
+
+Region find_locked(uintptr_t address) {
+  auto& regions = registry();
+  auto it = regions.upper_bound(address);
+  if (it == regions.begin()) {
+    return {};
+  }
+  --it;
+  const Region& region = it->second;
+  return address - region.base < region.size ? region : Region{};
+}
+
+const char* kind_name(MemoryKind kind) {
+  switch (kind) {
+    case MemoryKind::device:
+      return "device memory";
+    case MemoryKind::host:
+      return "host memory from aclrtMallocHost";
+    default:
+      return "memory unknown to the runtime";
+  }
+}
+
+int allocate(const char* api, void** ptr, size_t size, MemoryKind kind) {
+  if (ptr == nullptr) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: the output pointer is null", api);
+  }
+  *ptr = nullptr;
+  if (size == 0) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: size must be > 0, got 0", api);
+  }
+  if (size > SIZE_MAX - kAlignment) {
+    return failf(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: size %zu is too large", api, size);
+  }
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  if (int code = require_device_locked(api); code != ACL_SUCCESS) {
+    return code;
+  }
+  size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
+  void* memory = std::aligned_alloc(kAlignment, rounded);
+  if (memory == nullptr) {
+    return failf(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory allocating %zu bytes", api,
+                 size);
+  }
+  auto base = reinterpret_cast<uintptr_t>(memory);
+  registry()[base] = Region{kind, base, size};
+  *ptr = memory;
+  return ACL_SUCCESS;
+}
+
+int release(const char* api, void* ptr, MemoryKind kind, const char* pair_api) {
+  if (ptr == nullptr) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: the pointer is null", api);
+  }
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  auto address = reinterpret_cast<uintptr_t>(ptr);
+  Region region = find_locked(address);
+  if (region.kind == MemoryKind::none) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID,
+                 "%s: %p is not a live allocation (already freed, or never allocated by %s)", api,
+                 ptr, pair_api);
+  }
+  if (region.kind != kind) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %p is %s; release it with %s", api, ptr,
+                 kind_name(region.kind),
+                 kind == MemoryKind::device ? "aclrtFreeHost" : "aclrtFree");
+  }
+  if (region.base != address) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID,
+                 "%s: %p points %zu bytes inside an allocation of %zu bytes, not to its start", api,
+                 ptr, static_cast<size_t>(address - region.base), region.size);
+  }
+  registry().erase(region.base);
+  std::free(ptr);
+  return ACL_SUCCESS;
+}
+
+// Checks one side of a copy or fill: `device` says whether the kind declares it device memory.
+int check_side(const char* api, const char* name, const void* ptr, size_t count, bool device) {
+  Region region = find_region(ptr);
+  if (!device) {
+    if (region.kind == MemoryKind::device) {
+      return failf(ACL_ERROR_RT_PARAM_INVALID,
+                   "%s: %s (%p) is device memory, but the copy kind says it is host memory", api,
+                   name, ptr);
+    }
+    return ACL_SUCCESS;
+  }
+  std::string why;
+  if (!device_range_ok(ptr, count, &why)) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %s (%p, %zu bytes) must be device memory: it %s",
+                 api, name, ptr, count, why.c_str());
+  }
+  return ACL_SUCCESS;
+}
+
+// Copies large ranges on all threads: a device-to-device copy is the CPU device's memory bandwidth.
+void parallel_copy(void* dst, const void* src, size_t count) {
+  constexpr size_t kChunk = size_t{1} << 20;
+  auto* to = static_cast<unsigned char*>(dst);
+  const auto* from = static_cast<const unsigned char*>(src);
+  bool disjoint = to + count <= from || from + count <= to;
+  if (count < 2 * kChunk || !disjoint) {
+    std::memmove(dst, src, count);
+    return;
+  }
+  auto chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
+  parallel_for(chunks, [&](int64_t chunk) {
+    size_t begin = static_cast<size_t>(chunk) * kChunk;
+    std::memcpy(to + begin, from + begin, std::min(kChunk, count - begin));
+  });
+}
+
+int copy(const char* api, void* dst, size_t dest_max, const void* src, size_t count,
+         aclrtMemcpyKind kind, void* stream) {
+  if (dst == nullptr || src == nullptr) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %s is null", api, dst == nullptr ? "dst" : "src");
+  }
+  if (count > dest_max) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: count (%zu) must be <= destMax (%zu)", api, count,
+                 dest_max);
+  }
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEFAULT) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: kind must be 0..4 (aclrtMemcpyKind), got %d", api,
+                 static_cast<int>(kind));
+  }
+  if (int code = check_stream(api, stream); code != ACL_SUCCESS) {
+    return code;
+  }
+  bool dst_device = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+  bool src_device = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+  if (kind == ACL_MEMCPY_DEFAULT) {
+    dst_device = find_region(dst).kind == MemoryKind::device;
+    src_device = find_region(src).kind == MemoryKind::device;
+  }
+  if (count == 0) {
+    return ACL_SUCCESS;
+  }
+  if (int code = check_side(api, "dst", dst, count, dst_device); code != ACL_SUCCESS) {
+    return code;
+  }
+  if (int code = check_side(api, "src", src, count, src_device); code != ACL_SUCCESS) {
+    return code;
+  }
+  parallel_copy(dst, src, count);
+  return ACL_SUCCESS;
+}
+
+int fill(const char* api, void* ptr, size_t max_count, int32_t value, size_t count, void* stream) {
+  if (ptr == nullptr) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: devPtr is null", api);
+  }
+  if (count > max_count) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: count (%zu) must be <= maxCount (%zu)", api,
+                 count, max_count);
+  }
+  if (int code = check_stream(api, stream); code != ACL_SUCCESS) {
+    return code;
+  }
+  if (count == 0) {
+    return ACL_SUCCESS;
+  }
+  Region region = find_region(ptr);
+  if (region.kind == MemoryKind::host) {
+    if (reinterpret_cast<uintptr_t>(ptr) - region.base + count > region.size) {
+      return failf(ACL_ERROR_RT_PARAM_INVALID,
+                   "%s: devPtr (%p, %zu bytes) runs past the end of its %zu-byte allocation", api,
+                   ptr, count, region.size);
+    }
+  } else if (int code = check_side(api, "devPtr", ptr, count, true); code != ACL_SUCCESS) {
+    return code;
+  }
+  std::memset(ptr, value, count);
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+Region find_region(const void* p) {
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  return find_locked(reinterpret_cast<uintptr_t>(p));
+}
+
+bool device_range_ok(const void* begin, size_t bytes, std::string* why) {
+  Region region = find_region(begin);
+  if (region.kind != MemoryKind::device) {
+    *why = region.kind == MemoryKind::host
+               ? "is host memory from aclrtMallocHost, not device memory"
+               : "is not device memory (a host pointer, or memory already freed)";
+    return false;
+  }
+  size_t start = reinterpret_cast<uintptr_t>(begin) - region.base;
+  if (bytes > region.size - start) {
+    *why = format("runs past the end of its device allocation (bytes [%zu, %zu) of %zu)", start,
+                  start + bytes, region.size);
+    return false;
+  }
+  return true;
+}
+
+void release_memory_locked() {
+  auto& regions = registry();
+  size_t device_bytes = 0;
+  size_t device_count = 0;
+  for (auto& [base, region] : regions) {
+    if (region.kind == MemoryKind::device) {
+      device_bytes += region.size;
+      ++device_count;
+    }
+    std::free(reinterpret_cast<void*>(base));
+  }
+  if (device_count != 0) {
+    logf(LogLevel::warning, "device reset released %zu live allocation(s), %zu bytes", device_count,
+         device_bytes);
+  }
+  regions.clear();
+}
+
+}  // namespace oa
+
+extern "C" {
+
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
+  return oa::allocate("aclrtMalloc", devPtr, size, oa::MemoryKind::device);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
+  return oa::release("aclrtFree", devPtr, oa::MemoryKind::device, "aclrtMalloc");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  return oa::allocate("aclrtMallocHost", hostPtr, size, oa::MemoryKind::host);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr) {
+  return oa::release("aclrtFreeHost", hostPtr, oa::MemoryKind::host, "aclrtMallocHost");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                                         aclrtMemcpyKind kind) {
+  return oa::copy("aclrtMemcpy", dst, destMax, src, count, kind, nullptr);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
+                                              size_t count, aclrtMemcpyKind kind,
+                                              aclrtStream stream) {
+  return oa::copy("aclrtMemcpyAsync", dst, destMax, src, count, kind, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
+                                         size_t count) {
+  return oa::fill("aclrtMemset", devPtr, maxCount, value, count, nullptr);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value,
+                                              size_t count, aclrtStream stream) {
+  return oa::fill("aclrtMemsetAsync", devPtr, maxCount, value, count, stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,27 @@
+// The registry of live allocations handed out by aclrtMalloc (device) and aclrtMallocHost (host).
+// Every pointer the runtime or an operator is given is checked against it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace oa {
+
+enum class MemoryKind { none, device, host };
+
+struct Region {
+  MemoryKind kind = MemoryKind::none;
+  uintptr_t base = 0;
+  size_t size = 0;
+};
+
+// The live allocation containing address p (kind none if there is none).
+Region find_region(const void* p);
+
+// Whether [begin, begin + bytes) lies inside one live device allocation. On failure, *why says
+// what is wrong ("is not device memory", "runs past the end of its allocation ..."). An empty
+// range is never inside (callers skip empty views).
+bool device_range_ok(const void* begin, size_t bytes, std::string* why);
+
+}  // namespace oa
