@@ -1,0 +1,255 @@
+#include "summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+#ifdef OPENACLNN_BENCH_TORCH
+#include "torch_init.h"
+#endif
+
+namespace oa::bench {
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty()) {
+    return 0;
+  }
+  std::sort(values.begin(), values.end());
+  const size_t half = values.size() / 2;
+  return values.size() % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2;
+}
+
+std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b) {
+    return std::nullopt;
+  }
+  return *a / *b;
+}
+
+std::optional<double> percent(std::optional<double> a, std::optional<double> b) {
+  const std::optional<double> r = ratio(a, b);
+  return r ? std::optional<double>(100 * *r) : std::nullopt;
+}
+
+// "-" stands for a value this run did not measure.
+std::string cell(std::optional<double> value, const char* suffix = "") {
+  if (!value) {
+    return "-";
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2f%s", *value, suffix);
+  return text;
+}
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char ch : text) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (byte < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+      out += escaped;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+// Rates keep 6 significant digits (more than the noise allows); counts keep all.
+std::string json_number(std::optional<double> value, int digits = 6) {
+  if (!value) {
+    return "null";
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, *value);
+  return text;
+}
+
+std::string json_error(const std::string& error) {
+  return error.empty() ? "null" : json_string(error);
+}
+
+const char* ceiling_key(Ceiling ceiling) { return ceiling == Ceiling::copy ? "copy" : "gemm"; }
+
+}  // namespace
+
+SummaryReporter::SummaryReporter(benchmark::BenchmarkReporter* display, std::string json_path)
+    : display_(display), json_path_(std::move(json_path)) {}
+
+bool SummaryReporter::ReportContext(const Context& context) {
+  return display_->ReportContext(context);
+}
+
+void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
+  display_->ReportRuns(runs);
+  for (const Run& run : runs) {
+    const Measured* m = find_measured(run.run_name.function_name);
+    if (m == nullptr) {
+      continue;
+    }
+    Timing& timing = timings_[{m->c, m->side}];
+    repetitions_ = std::max<long>(repetitions_, run.repetitions);
+    if (run.error_occurred) {
+      timing.error = run.error_message;
+      continue;
+    }
+    const double seconds =
+        run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
+    if (run.run_type == Run::RT_Iteration) {
+      timing.seconds.push_back(seconds);
+    } else if (run.aggregate_name == "median") {
+      timing.median_seconds = seconds;
+    }
+  }
+}
+
+void SummaryReporter::Finalize() {
+  display_->Finalize();
+  const std::vector<Row> all = rows();
+  print_table(all);
+  if (!json_path_.empty()) {
+    ok_ = write_json(all);
+  }
+}
+
+SummaryReporter::Outcome SummaryReporter::outcome(const Case& c, Side side) const {
+  const auto it = timings_.find({&c, side});
+  if (it == timings_.end()) {
+    return {};
+  }
+  const Timing& timing = it->second;
+  if (!timing.error.empty()) {
+    return {std::nullopt, timing.error};
+  }
+  const double seconds = timing.median_seconds > 0 ? timing.median_seconds : median(timing.seconds);
+  if (!(seconds > 0)) {
+    return {};
+  }
+  return {c.work / seconds / 1e9, ""};
+}
+
+std::vector<SummaryReporter::Row> SummaryReporter::rows() const {
+  std::map<Ceiling, double> ceilings;
+  for (const Case& c : cases()) {
+    const std::optional<double> rate = outcome(c, Side::ours).rate;
+    if (is_ceiling(c) && rate) {
+      ceilings.emplace(c.ceiling, *rate);
+    }
+  }
+  std::vector<Row> all;
+  for (const Case& c : cases()) {
+    Row row{&c, outcome(c, Side::ours), outcome(c, Side::torch), std::nullopt};
+    const bool ran =
+        row.ours.rate || !row.ours.error.empty() || row.torch.rate || !row.torch.error.empty();
+    if (!ran) {
+      continue;
+    }
+    const auto ceiling = ceilings.find(c.ceiling);
+    if (ceiling != ceilings.end()) {
+      row.ceiling = ceiling->second;
+    }
+    all.push_back(row);
+  }
+  return all;
+}
+
+void SummaryReporter::print_table(const std::vector<Row>& all) const {
+  std::ostream& out = GetOutputStream();
+  int width = 4;
+  for (const Row& row : all) {
+    width = std::max(width, static_cast<int>(full_name(*row.c).size()));
+  }
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "\nopenaclnn_bench summary: medians of %ld repetition(s), %d threads\n",
+                repetitions_, thread_count());
+  out << line;
+  for (const Row& row : all) {
+    if (is_ceiling(*row.c)) {
+      std::snprintf(line, sizeof line, "%-*s  %10s %s (%s ceiling)\n", width,
+                    full_name(*row.c).c_str(), cell(row.ours.rate).c_str(),
+                    unit_name(row.c->ceiling), ceiling_key(row.c->ceiling));
+      out << line;
+    }
+  }
+  std::snprintf(line, sizeof line, "%-*s  %-7s %10s %10s %13s %15s %18s\n", width, "case", "unit",
+                "ours", "PyTorch", "ours/PyTorch", "ours % ceiling", "PyTorch % ceiling");
+  out << line;
+  for (const Row& row : all) {
+    if (is_ceiling(*row.c)) {
+      continue;
+    }
+    std::snprintf(line, sizeof line, "%-*s  %-7s %10s %10s %13s %15s %18s\n", width,
+                  full_name(*row.c).c_str(), unit_name(row.c->ceiling), cell(row.ours.rate).c_str(),
+                  cell(row.torch.rate).c_str(), cell(ratio(row.ours.rate, row.torch.rate)).c_str(),
+                  cell(percent(row.ours.rate, row.ceiling), "%").c_str(),
+                  cell(percent(row.torch.rate, row.ceiling), "%").c_str());
+    out << line;
+  }
+  for (const Row& row : all) {
+    if (!row.ours.error.empty()) {
+      out << "failed: " << full_name(*row.c) << " (ours): " << row.ours.error << "\n";
+    }
+    if (!row.torch.error.empty()) {
+      out << "failed: " << full_name(*row.c) << " (PyTorch): " << row.torch.error << "\n";
+    }
+  }
+  out << "(- : not measured in this run: failed, filtered out, or no PyTorch counterpart)\n";
+}
+
+bool SummaryReporter::write_json(const std::vector<Row>& all) const {
+  std::ofstream out(json_path_);
+#ifdef OPENACLNN_BENCH_TORCH
+  const std::string pytorch = json_string(torch_version());
+#else
+  const std::string pytorch = "null";
+#endif
+  out << "{\n  \"threads\": " << thread_count() << ",\n  \"repetitions\": " << repetitions_
+      << ",\n  \"pytorch\": " << pytorch << ",\n  \"ceilings\": [";
+  const char* separator = "\n";
+  for (const Row& row : all) {
+    if (is_ceiling(*row.c)) {
+      out << separator << "    {\"case\": " << json_string(full_name(*row.c)) << ", \"ceiling\": \""
+          << ceiling_key(row.c->ceiling) << "\", \"unit\": \"" << unit_name(row.c->ceiling)
+          << "\", \"rate\": " << json_number(row.ours.rate)
+          << ", \"error\": " << json_error(row.ours.error) << "}";
+      separator = ",\n";
+    }
+  }
+  out << "\n  ],\n  \"cases\": [";
+  separator = "\n";
+  for (const Row& row : all) {
+    if (is_ceiling(*row.c)) {
+      continue;
+    }
+    out << separator << "    {\"case\": " << json_string(full_name(*row.c))
+        << ", \"group\": " << json_string(row.c->group)
+        << ", \"name\": " << json_string(row.c->name) << ", \"ceiling\": \""
+        << ceiling_key(row.c->ceiling) << "\", \"unit\": \"" << unit_name(row.c->ceiling)
+        << "\", \"work_per_step\": " << json_number(row.c->work, 17)
+        << ", \"ours\": " << json_number(row.ours.rate)
+        << ", \"torch\": " << json_number(row.torch.rate)
+        << ", \"ours_over_torch\": " << json_number(ratio(row.ours.rate, row.torch.rate))
+        << ", \"ceiling_rate\": " << json_number(row.ceiling)
+        << ", \"ours_pct_of_ceiling\": " << json_number(percent(row.ours.rate, row.ceiling))
+        << ", \"torch_pct_of_ceiling\": " << json_number(percent(row.torch.rate, row.ceiling))
+        << ", \"ours_error\": " << json_error(row.ours.error)
+        << ", \"torch_error\": " << json_error(row.torch.error) << "}";
+    separator = ",\n";
+  }
+  out << "\n  ]\n}\n";
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "openaclnn_bench: cannot write %s\n", json_path_.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace oa::bench
