@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what openaclnn needs from Debian 12's archive (run as root).
-#   scripts/install_deps.sh          build, examples and tests
-#   scripts/install_deps.sh --bench  also Google Benchmark, OpenBLAS and PyTorch's C++ library,
-#                                    the side-by-side peer of the benchmarks
+#   scripts/install_deps.sh          build, examples and tests (PyTorch's C++ library is the tests'
+#                                    extra oracle)
+#   scripts/install_deps.sh --bench  also Google Benchmark, the benchmarks' harness
 set -euo pipefail
-packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev)
+# libopenblas0-pthread keeps PyTorch off the slow reference BLAS.
+packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libhwy-dev libopenblas-dev
+  libopenblas0-pthread libtorch-dev libdnnl-dev)
 if [ "${1:-}" = "--bench" ]; then
-  # libopenblas0-pthread keeps PyTorch off the slow reference BLAS.
-  packages+=(libbenchmark-dev libopenblas-dev libopenblas0-pthread libtorch-dev)
+  packages+=(libbenchmark-dev)
 fi
 missing=()
 for package in "${packages[@]}"; do

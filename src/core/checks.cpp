@@ -7,6 +7,15 @@
 #include "runtime/error.h"
 
 namespace oa {
+namespace {
+
+// "shape [2, 3], strides [3, 1], offset 0, data 0x...": the values an overlap message shows.
+std::string view_string(const aclTensor& t) {
+  return format("shape %s, strides %s, offset %lld, data %p", shape_string(t.shape).c_str(),
+                shape_string(t.strides).c_str(), static_cast<long long>(t.offset), t.data);
+}
+
+}  // namespace
 
 aclnnStatus check_not_null(const char* op,
                            std::initializer_list<std::pair<const void*, const char*>> args) {
@@ -149,8 +158,10 @@ aclnnStatus check_output(const char* op, Named output, std::initializer_list<Nam
     }
     if (views_overlap(*output.tensor, *input.tensor)) {
       return failf(
-          ACLNN_ERR_PARAM_INVALID, "%s: %s overlaps %s in memory%s", op, output.name, input.name,
-          allow_in_place ? " (only an exactly identical view is allowed, for in-place)" : "");
+          ACLNN_ERR_PARAM_INVALID, "%s: %s overlaps %s in memory (%s: %s; %s: %s)%s", op,
+          output.name, input.name, output.name, view_string(*output.tensor).c_str(), input.name,
+          view_string(*input.tensor).c_str(),
+          allow_in_place ? "; only an exactly identical view is allowed, for in-place" : "");
     }
   }
   return ACLNN_SUCCESS;

@@ -115,6 +115,8 @@ std::string format_name(aclFormat format) {
   return info == nullptr ? "FORMAT_" + std::to_string(static_cast<int>(format)) : info->name;
 }
 
+bool format_is_known(aclFormat format) { return find_format(format) != nullptr; }
+
 bool format_is_private(aclFormat format) {
   const FormatInfo* info = find_format(format);
   return info != nullptr && info->is_private;

@@ -28,6 +28,9 @@ aclDataType promote_float(aclDataType a, aclDataType b);
 // "ND", "NCHW", ...; "FORMAT_<number>" for unknown values.
 std::string format_name(aclFormat format);
 
+// Whether format is one of the aclFormat values (ACL_FORMAT_UNDEFINED excluded).
+bool format_is_known(aclFormat format);
+
 // Hardware-internal layouts that the CPU device never accepts for an operator (SPEC section 1).
 bool format_is_private(aclFormat format);
 

@@ -93,11 +93,16 @@ aclnnStatus launch(const char* op, void* workspace, uint64_t workspace_size,
                  "destroyed); call %sGetWorkspaceSize again or make it repeatable",
                  op, static_cast<void*>(executor), op);
   }
+  // Past this point a normal executor is consumed whatever happens (SPEC section 6), also when it
+  // was launched as the wrong operator.
+  aclnnStatus status = ACLNN_SUCCESS;
   if (std::string(executor->op) != op) {
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: executor was made by %sGetWorkspaceSize", op,
-                 executor->op);
+    status = failf(ACLNN_ERR_PARAM_INVALID, "%s: executor was made by %sGetWorkspaceSize", op,
+                   executor->op);
   }
-  aclnnStatus status = check_workspace(op, workspace, workspace_size, executor->workspace_size);
+  if (status == ACLNN_SUCCESS) {
+    status = check_workspace(op, workspace, workspace_size, executor->workspace_size);
+  }
   if (status == ACLNN_SUCCESS && check_stream(op, stream) != 0) {
     status = ACLNN_ERR_PARAM_INVALID;
   }

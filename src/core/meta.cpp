@@ -38,12 +38,14 @@ bool read_dims(const char* name, const int64_t* values, uint64_t count, Shape* d
   return true;
 }
 
-// Copies a tensor property into a new[] array the caller releases with delete[].
+// Copies a tensor property into a new[] array the caller releases with delete[]. values_name and
+// count_name are the API's parameter names, for the message.
 aclnnStatus export_array(const char* api, const aclTensor* tensor, const Shape aclTensor::*member,
-                         int64_t** values, uint64_t* count) {
+                         const char* values_name, int64_t** values, const char* count_name,
+                         uint64_t* count) {
   if (tensor == nullptr || values == nullptr || count == nullptr) {
     return failf(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is null", api,
-                 tensor == nullptr ? "tensor" : (values == nullptr ? "the array" : "the count"));
+                 tensor == nullptr ? "tensor" : (values == nullptr ? values_name : count_name));
   }
   const Shape& source = tensor->*member;
   *values = new int64_t[std::max<size_t>(source.size(), 1)];
@@ -53,10 +55,11 @@ aclnnStatus export_array(const char* api, const aclTensor* tensor, const Shape a
 }
 
 template <typename T>
-aclnnStatus export_value(const char* api, const aclTensor* tensor, T aclTensor::*member, T* value) {
+aclnnStatus export_value(const char* api, const aclTensor* tensor, T aclTensor::*member,
+                         const char* value_name, T* value) {
   if (tensor == nullptr || value == nullptr) {
     return failf(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is null", api,
-                 tensor == nullptr ? "tensor" : "the output pointer");
+                 tensor == nullptr ? "tensor" : value_name);
   }
   *value = tensor->*member;
   return ACLNN_SUCCESS;
@@ -84,6 +87,11 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
           static_cast<int>(dataType));
     return nullptr;
   }
+  if (!oa::format_is_known(format)) {
+    failf(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: format %d is not an aclFormat",
+          static_cast<int>(format));
+    return nullptr;
+  }
   if (offset < 0) {
     failf(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: offset must be >= 0, got %lld",
           static_cast<long long>(offset));
@@ -105,31 +113,32 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims,
                                                 uint64_t* viewDimsNum) {
-  return oa::export_array("aclGetViewShape", tensor, &aclTensor::shape, viewDims, viewDimsNum);
+  return oa::export_array("aclGetViewShape", tensor, &aclTensor::shape, "viewDims", viewDims,
+                          "viewDimsNum", viewDimsNum);
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                                    uint64_t* storageDimsNum) {
-  return oa::export_array("aclGetStorageShape", tensor, &aclTensor::storage_shape, storageDims,
-                          storageDimsNum);
+  return oa::export_array("aclGetStorageShape", tensor, &aclTensor::storage_shape, "storageDims",
+                          storageDims, "storageDimsNum", storageDimsNum);
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
                                                   uint64_t* stridesNum) {
-  return oa::export_array("aclGetViewStrides", tensor, &aclTensor::strides, stridesValue,
-                          stridesNum);
+  return oa::export_array("aclGetViewStrides", tensor, &aclTensor::strides, "stridesValue",
+                          stridesValue, "stridesNum", stridesNum);
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
-  return oa::export_value("aclGetViewOffset", tensor, &aclTensor::offset, offset);
+  return oa::export_value("aclGetViewOffset", tensor, &aclTensor::offset, "offset", offset);
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
-  return oa::export_value("aclGetFormat", tensor, &aclTensor::format, format);
+  return oa::export_value("aclGetFormat", tensor, &aclTensor::format, "format", format);
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
-  return oa::export_value("aclGetDataType", tensor, &aclTensor::dtype, dataType);
+  return oa::export_value("aclGetDataType", tensor, &aclTensor::dtype, "dataType", dataType);
 }
 
 ACL_FUNC_VISIBILITY aclScalar* aclCreateScalar(void* value, aclDataType dataType) {

@@ -12,10 +12,11 @@ namespace oa {
 // call (it is cheap next to a kernel) so a process can change it between launches.
 int num_threads();
 
-// Runs body(chunk) for chunk in [0, chunks), spread over up to num_threads() threads.
+// Runs body(chunk) for chunk in [0, chunks), spread over up to num_threads() threads, or on the
+// calling thread alone when parallel is false (work too small to pay for waking threads).
 template <typename Body>
-void parallel_for(int64_t chunks, const Body& body) {
-  int64_t threads = std::min<int64_t>(num_threads(), chunks);
+void parallel_for(int64_t chunks, const Body& body, bool parallel = true) {
+  int64_t threads = parallel ? std::min<int64_t>(num_threads(), chunks) : 1;
   if (threads <= 1) {
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       body(chunk);

@@ -16,9 +16,13 @@ bool byte_range(const aclTensor& tensor, ByteRange* range) {
     __int128 extent = static_cast<__int128>(tensor.strides[i]) * (tensor.shape[i] - 1);
     (extent < 0 ? low : high) += extent;
   }
+  // Floor and ceiling divisions: with a sub-byte dtype and a negative stride, low * bits can be
+  // negative and not a multiple of 8, and C++ division truncates toward zero.
   int bits = dtype_bits(tensor.dtype);
-  __int128 begin = low * bits / 8;
-  __int128 end = ((high + 1) * bits + 7) / 8;
+  __int128 low_bits = low * bits;
+  __int128 end_bits = (high + 1) * bits;
+  __int128 begin = low_bits >= 0 ? low_bits / 8 : -((-low_bits + 7) / 8);
+  __int128 end = end_bits >= 0 ? (end_bits + 7) / 8 : -(-end_bits / 8);
   if (begin < INT64_MIN || end > INT64_MAX) {
     return false;
   }

@@ -34,7 +34,7 @@ thread_local Context* t_current = nullptr;
 int check_device_id(const char* api, int32_t device_id) {
   if (device_id != 0) {
     return failf(ACL_ERROR_RT_INVALID_DEVICEID,
-                 "%s: device %d does not exist; the CPU device is device 0", api, device_id);
+                 "%s: deviceId %d does not exist; the CPU device is device 0", api, device_id);
   }
   return ACL_SUCCESS;
 }
@@ -94,8 +94,9 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath) {
     return failf(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialized");
   }
   if (configPath != nullptr && configPath[0] != '\0') {
+    // fopen succeeds on a directory; reading one byte is what tells a readable file from it.
     std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(configPath, "r"), std::fclose);
-    if (!file) {
+    if (!file || (std::fgetc(file.get()) == EOF && std::ferror(file.get()) != 0)) {
       return failf(ACL_ERROR_INVALID_FILE, "aclInit: cannot read configPath '%s'", configPath);
     }
   }

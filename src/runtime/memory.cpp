@@ -43,9 +43,15 @@ const char* kind_name(MemoryKind kind) {
   }
 }
 
+// The name of the pointer parameter of the allocation and release functions of kind.
+const char* pointer_name(MemoryKind kind) {
+  return kind == MemoryKind::device ? "devPtr" : "hostPtr";
+}
+
 int allocate(const char* api, void** ptr, size_t size, MemoryKind kind) {
   if (ptr == nullptr) {
-    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: the output pointer is null", api);
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %s (the output pointer) is null", api,
+                 pointer_name(kind));
   }
   *ptr = nullptr;
   if (size == 0) {
@@ -72,25 +78,26 @@ int allocate(const char* api, void** ptr, size_t size, MemoryKind kind) {
 
 int release(const char* api, void* ptr, MemoryKind kind, const char* pair_api) {
   if (ptr == nullptr) {
-    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: the pointer is null", api);
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %s is null", api, pointer_name(kind));
   }
   std::lock_guard<std::mutex> lock(runtime_mutex());
   auto address = reinterpret_cast<uintptr_t>(ptr);
   Region region = find_locked(address);
   if (region.kind == MemoryKind::none) {
     return failf(ACL_ERROR_RT_PARAM_INVALID,
-                 "%s: %p is not a live allocation (already freed, or never allocated by %s)", api,
-                 ptr, pair_api);
+                 "%s: %s %p is not a live allocation (already freed, or never allocated by %s)",
+                 api, pointer_name(kind), ptr, pair_api);
   }
   if (region.kind != kind) {
-    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %p is %s; release it with %s", api, ptr,
-                 kind_name(region.kind),
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %s %p is %s; release it with %s", api,
+                 pointer_name(kind), ptr, kind_name(region.kind),
                  kind == MemoryKind::device ? "aclrtFreeHost" : "aclrtFree");
   }
   if (region.base != address) {
     return failf(ACL_ERROR_RT_PARAM_INVALID,
-                 "%s: %p points %zu bytes inside an allocation of %zu bytes, not to its start", api,
-                 ptr, static_cast<size_t>(address - region.base), region.size);
+                 "%s: %s %p points %zu bytes inside an allocation of %zu bytes, not to its start",
+                 api, pointer_name(kind), ptr, static_cast<size_t>(address - region.base),
+                 region.size);
   }
   registry().erase(region.base);
   std::free(ptr);
@@ -184,7 +191,7 @@ int fill(const char* api, void* ptr, size_t max_count, int32_t value, size_t cou
   }
   Region region = find_region(ptr);
   if (region.kind == MemoryKind::host) {
-    if (reinterpret_cast<uintptr_t>(ptr) - region.base + count > region.size) {
+    if (count > region.size - (reinterpret_cast<uintptr_t>(ptr) - region.base)) {
       return failf(ACL_ERROR_RT_PARAM_INVALID,
                    "%s: devPtr (%p, %zu bytes) runs past the end of its %zu-byte allocation", api,
                    ptr, count, region.size);

@@ -21,7 +21,7 @@ Region find_region(const void* p);
 
 // Whether [begin, begin + bytes) lies inside one live device allocation. On failure, *why says
 // what is wrong ("is not device memory", "runs past the end of its allocation ..."). An empty
-// range is never inside (callers skip empty views).
+// range is inside when begin is inside a live device allocation (callers skip empty views).
 bool device_range_ok(const void* begin, size_t bytes, std::string* why);
 
 }  // namespace oa

@@ -19,7 +19,7 @@ void release_streams_locked();
 // Caller holds runtime_mutex(). Whether stream is null (the default stream) or a live stream.
 bool stream_is_valid_locked(void* stream);
 
-// ACL_SUCCESS when stream is usable by api (null or live, device set), else the code.
+// ACL_SUCCESS when stream is usable by api (null, the default stream, or live), else the code.
 int check_stream(const char* api, void* stream);
 
 }  // namespace oa

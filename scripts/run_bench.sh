@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs dependencies (with Google Benchmark and PyTorch), builds the benchmarks and runs them:
+# ours against PyTorch and against the machine's ceilings, measured in the same run.
+# Extra arguments go to openaclnn_bench (e.g. --benchmark_filter=ceiling\|smooth).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh --bench
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DOPENACLNN_BUILD_BENCH=ON \
+  -DOPENACLNN_BUILD_TESTS=OFF
+cmake --build build-bench -j "$(nproc)" --target openaclnn_bench
+build-bench/bench/openaclnn_bench "$@"

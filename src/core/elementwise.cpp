@@ -1,0 +1,88 @@
+#include "core/elementwise.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace oa {
+namespace {
+
+// Fills operand from a view broadcast to `shape` (right-aligned; size-1 dims get stride 0).
+ElementwiseOperand broadcast_operand(const aclTensor& tensor, const Shape& shape) {
+  ElementwiseOperand operand;
+  operand.dtype = tensor.dtype;
+  operand.element_size = dtype_bits(tensor.dtype) / 8;
+  operand.data = static_cast<char*>(tensor.data) + tensor.offset * operand.element_size;
+  size_t lead = shape.size() - tensor.shape.size();
+  for (size_t d = 0; d < tensor.shape.size(); ++d) {
+    operand.strides[lead + d] = tensor.shape[d] == 1 ? 0 : tensor.strides[d];
+  }
+  return operand;
+}
+
+}  // namespace
+
+ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
+                                 std::initializer_list<const aclTensor*> inputs) {
+  ElementwiseLoop loop;
+  loop.numel = numel(shape);
+  ElementwiseOperand full[kMaxOperands];
+  if (out != nullptr) {
+    full[0] = broadcast_operand(*out, shape);
+  }
+  loop.operand_count = 1;
+  for (const aclTensor* input : inputs) {
+    full[loop.operand_count++] = broadcast_operand(*input, shape);
+  }
+
+  // Keep the dims of size > 1, ordered by the leading operand's |stride|, largest first (stable,
+  // so ties keep the logical order).
+  const ElementwiseOperand& lead = full[out != nullptr ? 0 : 1];
+  std::vector<int> dims;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+    if (shape[d] != 1) {
+      dims.push_back(d);
+    }
+  }
+  std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) {
+    return std::llabs(lead.strides[a]) > std::llabs(lead.strides[b]);
+  });
+
+  // Merge each dim into the previous one when every operand steps over it contiguously.
+  int rank = 0;
+  for (int d : dims) {
+    bool merge = rank > 0;
+    for (int o = 0; merge && o < loop.operand_count; ++o) {
+      merge = full[o].strides[d] * shape[d] == loop.operands[o].strides[rank - 1];
+    }
+    // A merge replaces (outer, inner) by one dim with the inner dim's strides.
+    for (int o = 0; o < loop.operand_count; ++o) {
+      loop.operands[o].strides[merge ? rank - 1 : rank] = full[o].strides[d];
+    }
+    if (merge) {
+      loop.shape[rank - 1] *= shape[d];
+    } else {
+      loop.shape[rank++] = shape[d];
+    }
+  }
+  if (rank == 0) {  // every dim is 1: a single element
+    loop.shape[0] = 1;
+    rank = 1;
+  }
+  loop.rank = rank;
+  for (int o = 1; o < loop.operand_count && rank >= 2; ++o) {
+    int64_t rows = std::llabs(loop.operands[o].strides[rank - 2]);
+    int64_t columns = std::llabs(loop.operands[o].strides[rank - 1]);
+    loop.tiled = loop.tiled || (columns > 1 && rows < columns);
+  }
+  for (int o = 0; o < loop.operand_count; ++o) {
+    loop.operands[o].data = full[o].data;
+    loop.operands[o].dtype = full[o].dtype;
+    loop.operands[o].element_size = full[o].element_size;
+  }
+  return loop;
+}
+
+}  // namespace oa

@@ -1,0 +1,183 @@
+// The elementwise engine every elementwise operator uses: numpy broadcasting of up to 8 dims,
+// arbitrary strides and offsets (zero strides on inputs), coalescing of dims that are contiguous
+// together, and a walk over the result in fixed chunks of elements that run in parallel. Chunk
+// boundaries depend only on the shape, so results never depend on the thread count.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+
+#include "core/convert.h"
+#include "core/parallel.h"
+#include "core/tensor.h"
+
+namespace oa {
+
+constexpr int kMaxElementwiseRank = 8;
+constexpr int kMaxOperands = 4;
+constexpr int64_t kElementwiseChunk = int64_t{1} << 16;  // elements per parallel chunk
+
+struct ElementwiseOperand {
+  char* data = nullptr;  // the view's first element (offset applied); null for "no output"
+  aclDataType dtype = ACL_FLOAT;
+  int64_t element_size = 4;
+  int64_t strides[kMaxElementwiseRank] = {};  // in elements; 0 on broadcast dims
+};
+
+// The tiled walk's tile: rows of the last-but-one dim by columns of the last dim. 16 rows use every
+// float of a 64-byte line of a transposed input; 256 columns keep those lines in L1.
+constexpr int64_t kTileRows = 16;
+constexpr int64_t kTileCols = 256;
+
+struct ElementwiseLoop {
+  int rank = 1;                              // after coalescing, outermost first
+  int64_t shape[kMaxElementwiseRank] = {1};  // the broadcast shape, coalesced
+  int operand_count = 0;                     // operands[0] is the output
+  ElementwiseOperand operands[kMaxOperands];
+  int64_t numel = 1;
+  // An input runs along the last-but-one dim (transposed against the output): walk the last two
+  // dims in tiles so that its cache lines are used whole. A chunk is then kTileRows rows.
+  bool tiled = false;
+
+  int64_t chunks() const {
+    if (numel == 0) {  // an empty shape keeps its 0 dim: the tiled count would divide by it
+      return 0;
+    }
+    if (!tiled) {
+      return (numel + kElementwiseChunk - 1) / kElementwiseChunk;
+    }
+    int64_t rows = shape[rank - 2];
+    return numel / (rows * shape[rank - 1]) * ((rows + kTileRows - 1) / kTileRows);
+  }
+};
+
+// Plans a walk over `shape` (the broadcast of the inputs, rank <= 8). operands[0] is `out` (which
+// has exactly `shape`), or a placeholder without data when out is null (a reduction); the inputs
+// are broadcast to `shape` with zero strides. Dims are ordered by the output's strides (or the
+// first input's, without output), largest first, then merged where every operand allows.
+ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
+                                 std::initializer_list<const aclTensor*> inputs);
+
+// A run of n elements: operand i starts at ptr[i] and steps stride[i] elements.
+struct Strip {
+  char* ptr[kMaxOperands];
+  int64_t stride[kMaxOperands];
+  int64_t n;
+};
+
+// The strip of n elements starting at the multi-index `index` (loop.rank entries).
+inline Strip strip_at(const ElementwiseLoop& loop, const int64_t* index, int64_t n) {
+  Strip strip;
+  strip.n = n;
+  for (int o = 0; o < loop.operand_count; ++o) {
+    const ElementwiseOperand& operand = loop.operands[o];
+    int64_t offset = 0;
+    for (int d = 0; d < loop.rank; ++d) {
+      offset += index[d] * operand.strides[d];
+    }
+    strip.ptr[o] = operand.data + offset * operand.element_size;
+    strip.stride[o] = operand.strides[loop.rank - 1];
+  }
+  return strip;
+}
+
+// Sets index to the multi-index of the linear position `position` over dims [0, dims).
+inline void unravel(const ElementwiseLoop& loop, int64_t position, int dims, int64_t* index) {
+  for (int d = dims - 1; d >= 0; --d) {
+    index[d] = position % loop.shape[d];
+    position /= loop.shape[d];
+  }
+}
+
+// Calls body(chunk, strip) for every strip of every chunk. Chunks run in parallel (when there are
+// at least two chunks' worth of elements); the strips of one chunk run in order, on one thread.
+template <typename Body>
+void for_each_strip(const ElementwiseLoop& loop, const Body& body) {
+  const int inner = loop.rank - 1;
+  parallel_for(
+      loop.chunks(),
+      [&](int64_t chunk) {
+        int64_t index[kMaxElementwiseRank];
+        if (loop.tiled) {
+          const int64_t rows = loop.shape[inner - 1];
+          const int64_t row_blocks = (rows + kTileRows - 1) / kTileRows;
+          unravel(loop, chunk / row_blocks, inner - 1, index);
+          const int64_t first_row = chunk % row_blocks * kTileRows;
+          const int64_t last_row = std::min(rows, first_row + kTileRows);
+          for (int64_t column = 0; column < loop.shape[inner]; column += kTileCols) {
+            index[inner] = column;
+            for (index[inner - 1] = first_row; index[inner - 1] < last_row; ++index[inner - 1]) {
+              body(chunk, strip_at(loop, index, std::min(kTileCols, loop.shape[inner] - column)));
+            }
+          }
+          return;
+        }
+        const int64_t begin = chunk * kElementwiseChunk;
+        const int64_t end = std::min(loop.numel, begin + kElementwiseChunk);
+        unravel(loop, begin, loop.rank, index);
+        for (int64_t position = begin; position < end;) {
+          const Strip strip =
+              strip_at(loop, index, std::min(loop.shape[inner] - index[inner], end - position));
+          body(chunk, strip);
+          position += strip.n;
+          index[inner] += strip.n;
+          for (int d = inner; d > 0 && index[d] == loop.shape[d]; --d) {
+            index[d] = 0;
+            ++index[d - 1];
+          }
+        }
+      },
+      loop.numel >= 2 * kElementwiseChunk);
+}
+
+// Elements per block of the float32 helpers below (a few KiB per operand: stays in L1).
+constexpr int64_t kFloatBlock = 512;
+
+// Operand o's elements [done, done + n) of a strip as contiguous float32: the operand's own memory
+// when it is contiguous FLOAT, else widened into buffer.
+inline const float* float_block(Isa isa, const ElementwiseLoop& loop, const Strip& strip, int o,
+                                int64_t done, int64_t n, float* buffer) {
+  const ElementwiseOperand& operand = loop.operands[o];
+  const char* src = strip.ptr[o] + done * strip.stride[o] * operand.element_size;
+  if (operand.dtype == ACL_FLOAT && strip.stride[o] == 1) {
+    return reinterpret_cast<const float*>(src);
+  }
+  load_floats(isa, operand.dtype, src, strip.stride[o], n, buffer);
+  return buffer;
+}
+
+// Whether a kernel should write the output with non-temporal (streaming) stores: when it is far
+// larger than the caches, so that writing it need not first read it in.
+constexpr int64_t kStreamingBytes = int64_t{16} << 20;
+inline bool worth_streaming(const ElementwiseLoop& loop) {
+  return loop.numel * loop.operands[0].element_size >= kStreamingBytes;
+}
+
+// Runs a float32 kernel over a strip of a loop whose operands are FLOAT, FLOAT16 or BF16:
+// kernel(out, in, n, in_memory) reads n contiguous floats from in[0..Inputs) and writes n floats to
+// out, in blocks of kFloatBlock. The output is written in place (in_memory true) when it is
+// contiguous FLOAT, else into a buffer (in_memory false) that is then narrowed into it. Each input
+// block is read before its output block is written, so an output that is exactly an input's view
+// (in place) is safe.
+template <int Inputs, typename Kernel>
+void map_floats(Isa isa, const ElementwiseLoop& loop, const Strip& strip, const Kernel& kernel) {
+  float buffers[Inputs + 1][kFloatBlock];
+  const float* in[Inputs];
+  const ElementwiseOperand& output = loop.operands[0];
+  for (int64_t done = 0; done < strip.n; done += kFloatBlock) {
+    int64_t n = std::min(kFloatBlock, strip.n - done);
+    for (int i = 0; i < Inputs; ++i) {
+      in[i] = float_block(isa, loop, strip, i + 1, done, n, buffers[i + 1]);
+    }
+    char* dst = strip.ptr[0] + done * strip.stride[0] * output.element_size;
+    if (output.dtype == ACL_FLOAT && strip.stride[0] == 1) {
+      kernel(reinterpret_cast<float*>(dst), in, n, true);
+    } else {
+      kernel(buffers[0], in, n, false);
+      store_floats(isa, output.dtype, buffers[0], n, dst, strip.stride[0]);
+    }
+  }
+}
+
+}  // namespace oa

@@ -1,0 +1,337 @@
+#include "kernels/adaptive_max_pool2d/backward.h"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+namespace oa::amp {
+namespace {
+
+int64_t align64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
+
+// Where position p = h * W + w of a gradInput plane lies, in elements from the plane's start.
+inline int64_t position(const BackwardPlan& plan, int64_t p) {
+  if (plan.uniform) {
+    return p * plan.position_stride;
+  }
+  const int64_t h = p / plan.dims.w;
+  return h * plan.grad_input.sh + (p - h * plan.dims.w) * plan.grad_input.sw;
+}
+
+// Sets `count` runs of `lanes` elements, run k at p + k * stride, to +0.
+template <typename T>
+void zero_runs(T* p, int64_t count, int64_t stride, int64_t lanes) {
+  if (stride == lanes) {
+    std::memset(static_cast<void*>(p), 0, count * lanes * sizeof(T));
+    return;
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    T* run = p + k * stride;
+    for (int64_t c = 0; c < lanes; ++c) {
+      run[c] = T{};
+    }
+  }
+}
+
+// Sets a gradInput plane ([H, W] at strides sh, sw) to +0.
+template <typename T>
+void zero_plane(const BackwardPlan& plan, T* out) {
+  const View& v = plan.grad_input;
+  if (plan.uniform) {
+    zero_runs(out, plan.dims.h * plan.dims.w, plan.position_stride, 1);
+    return;
+  }
+  for (int64_t h = 0; h < plan.dims.h; ++h) {
+    zero_runs(out + h * v.sh, plan.dims.w, v.sw, 1);
+  }
+}
+
+// Calls f(index, grad) for the outputs of one plane in row-major order.
+template <typename T, typename I, typename F>
+void for_each_output(const BackwardPlan& plan, const I* indices, const T* grad_output, F f) {
+  const View& iv = plan.indices;
+  const View& gv = plan.grad_output;
+  const int64_t wo = plan.dims.wo;
+  if (iv.sw == 1 && gv.sw == 1 && (plan.dims.ho == 1 || (iv.sh == wo && gv.sh == wo))) {
+    for (int64_t k = 0; k < plan.dims.ho * wo; ++k) {
+      f(static_cast<int64_t>(indices[k]), grad_output[k]);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < plan.dims.ho; ++i) {
+    const I* index_row = indices + i * iv.sh;
+    const T* grad_row = grad_output + i * gv.sh;
+    for (int64_t j = 0; j < plan.dims.wo; ++j) {
+      f(static_cast<int64_t>(index_row[j * iv.sw]), grad_row[j * gv.sw]);
+    }
+  }
+}
+
+// Rounds the float32 plane acc ([H, W], contiguous) into gradInput's plane and sets acc back to
+// zero for the next plane, long before that plane adds into it (a load right after a wide or
+// string store to the same line stalls, as memset-then-add would).
+template <typename T>
+void store_and_clear_plane(const BackwardPlan& plan, float* acc, T* out) {
+  const View& v = plan.grad_input;
+  const int64_t height = plan.dims.h;
+  const int64_t width = plan.dims.w;
+  if (plan.uniform && plan.position_stride == 1) {
+    for (int64_t k = 0; k < height * width; ++k) {
+      out[k] = from_float<T>(acc[k]);
+      acc[k] = 0.0f;
+    }
+    return;
+  }
+  for (int64_t h = 0; h < height; ++h) {
+    T* row = out + h * v.sh;
+    float* a = acc + h * width;
+    for (int64_t w = 0; w < width; ++w) {
+      row[w * v.sw] = from_float<T>(a[w]);
+      a[w] = 0.0f;
+    }
+  }
+}
+
+// The pointers of one unit.
+template <typename T, typename I>
+struct UnitData {
+  const I* indices;
+  const T* grad_output;
+  T* grad_input;
+};
+
+// A unit is one (n, c) plane.
+template <typename T, typename I>
+void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  const Dims& d = plan.dims;
+  auto* acc =
+      reinterpret_cast<float*>(static_cast<char*>(workspace) + chunk * plan.split.slot_bytes);
+  auto unit_data = [&](int64_t unit) {
+    const int64_t n = unit / d.c;
+    const int64_t c = unit % d.c;
+    const View& iv = plan.indices;
+    const View& gv = plan.grad_output;
+    const View& v = plan.grad_input;
+    return UnitData<T, I>{static_cast<const I*>(iv.data) + n * iv.sn + c * iv.sc,
+                          static_cast<const T*>(gv.data) + n * gv.sn + c * gv.sc,
+                          static_cast<T*>(v.data) + n * v.sn + c * v.sc};
+  };
+  const Range range = chunk_range(plan.split, chunk);
+  if (plan.accumulate == Accumulate::dense && range.begin < range.end) {
+    std::memset(acc, 0, d.h * d.w * sizeof(float));
+  }
+  for (int64_t unit = range.begin; unit < range.end; ++unit) {
+    const UnitData<T, I> u = unit_data(unit);
+    if constexpr (std::is_same_v<T, float>) {
+      if (plan.accumulate == Accumulate::in_place) {
+        // Each plane is zeroed one plane ahead, so the additions never wait on the zeroing.
+        if (unit == range.begin) {
+          zero_plane(plan, u.grad_input);
+        }
+        if (unit + 1 < range.end) {
+          zero_plane(plan, unit_data(unit + 1).grad_input);
+        }
+        const int64_t stride = plan.position_stride;
+        T* out = u.grad_input;
+        for_each_output(plan, u.indices, u.grad_output,
+                        [&](int64_t p, T g) { out[p * stride] += g; });
+        continue;
+      }
+    }
+    if (plan.accumulate == Accumulate::sparse) {
+      zero_plane(plan, u.grad_input);
+      for_each_output(plan, u.indices, u.grad_output, [&](int64_t p, T) { acc[p] = 0.0f; });
+      for_each_output(plan, u.indices, u.grad_output,
+                      [&](int64_t p, T g) { acc[p] += to_float(g); });
+      for_each_output(plan, u.indices, u.grad_output, [&](int64_t p, T) {
+        u.grad_input[position(plan, p)] = from_float<T>(acc[p]);
+      });
+      continue;
+    }
+    for_each_output(plan, u.indices, u.grad_output, [&](int64_t p, T g) { acc[p] += to_float(g); });
+    store_and_clear_plane(plan, acc, u.grad_input);
+  }
+}
+
+// Calls f(index, grad, c) for the outputs of one unit of the channels_last layout: output
+// positions in row-major order, and for each, channels c in [0, lanes).
+template <typename T, typename I, typename F>
+void for_each_lane_output(const BackwardPlan& plan, const I* indices, const T* grad_output,
+                          int64_t lanes, F f) {
+  const View& iv = plan.indices;
+  const View& gv = plan.grad_output;
+  for (int64_t i = 0; i < plan.dims.ho; ++i) {
+    for (int64_t j = 0; j < plan.dims.wo; ++j) {
+      const I* index = indices + i * iv.sh + j * iv.sw;
+      const T* grad = grad_output + i * gv.sh + j * gv.sw;
+      for (int64_t c = 0; c < lanes; ++c) {
+        f(static_cast<int64_t>(index[c * iv.sc]), grad[c * gv.sc], c);
+      }
+    }
+  }
+}
+
+// A unit is `lanes` channels [c0, c0 + lanes) of one sample; gradInput's channel stride is 1.
+// Per channel the outputs are still added in row-major order.
+template <typename T, typename I>
+void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  const Dims& d = plan.dims;
+  const int64_t positions = d.h * d.w;
+  const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
+  const View& v = plan.grad_input;
+  auto* acc =
+      reinterpret_cast<float*>(static_cast<char*>(workspace) + chunk * plan.split.slot_bytes);
+  auto unit_data = [&](int64_t unit) {
+    const int64_t n = unit / blocks;
+    const int64_t c0 = unit % blocks * plan.lanes;
+    const View& iv = plan.indices;
+    const View& gv = plan.grad_output;
+    return UnitData<T, I>{static_cast<const I*>(iv.data) + n * iv.sn + c0 * iv.sc,
+                          static_cast<const T*>(gv.data) + n * gv.sn + c0 * gv.sc,
+                          static_cast<T*>(v.data) + n * v.sn + c0};
+  };
+  auto lanes_of = [&](int64_t unit) {
+    return std::min(plan.lanes, d.c - unit % blocks * plan.lanes);
+  };
+  auto zero_grad_input = [&](int64_t unit) {
+    T* out = unit_data(unit).grad_input;
+    const int64_t lanes = lanes_of(unit);
+    if (plan.uniform) {
+      zero_runs(out, positions, plan.position_stride, lanes);
+    } else {
+      for (int64_t h = 0; h < d.h; ++h) {
+        zero_runs(out + h * v.sh, d.w, v.sw, lanes);
+      }
+    }
+  };
+  const Range range = chunk_range(plan.split, chunk);
+  if (plan.accumulate == Accumulate::dense && range.begin < range.end) {
+    std::memset(acc, 0, positions * plan.lanes * sizeof(float));
+  }
+  for (int64_t unit = range.begin; unit < range.end; ++unit) {
+    const UnitData<T, I> u = unit_data(unit);
+    const int64_t lanes = lanes_of(unit);
+    if constexpr (std::is_same_v<T, float>) {
+      if (plan.accumulate == Accumulate::in_place) {
+        // As for planes: each unit is zeroed one unit ahead.
+        if (unit == range.begin) {
+          zero_grad_input(unit);
+        }
+        if (unit + 1 < range.end) {
+          zero_grad_input(unit + 1);
+        }
+        const int64_t stride = plan.position_stride;
+        T* out = u.grad_input;
+        for_each_lane_output(plan, u.indices, u.grad_output, lanes,
+                             [&](int64_t p, T g, int64_t c) { out[p * stride + c] += g; });
+        continue;
+      }
+    }
+    if (plan.accumulate == Accumulate::sparse) {
+      zero_grad_input(unit);
+      for_each_lane_output(plan, u.indices, u.grad_output, lanes,
+                           [&](int64_t p, T, int64_t c) { acc[p * lanes + c] = 0.0f; });
+      for_each_lane_output(plan, u.indices, u.grad_output, lanes,
+                           [&](int64_t p, T g, int64_t c) { acc[p * lanes + c] += to_float(g); });
+      for_each_lane_output(plan, u.indices, u.grad_output, lanes, [&](int64_t p, T, int64_t c) {
+        u.grad_input[position(plan, p) + c] = from_float<T>(acc[p * lanes + c]);
+      });
+      continue;
+    }
+    for_each_lane_output(plan, u.indices, u.grad_output, lanes,
+                         [&](int64_t p, T g, int64_t c) { acc[p * lanes + c] += to_float(g); });
+    // Rounds every position into gradInput and clears the sums for the next unit.
+    for (int64_t h = 0; h < d.h; ++h) {
+      for (int64_t w = 0; w < d.w; ++w) {
+        T* out = u.grad_input + h * v.sh + w * v.sw;
+        float* a = acc + (h * d.w + w) * lanes;
+        for (int64_t c = 0; c < lanes; ++c) {
+          out[c] = from_float<T>(a[c]);
+          a[c] = 0.0f;
+        }
+      }
+    }
+  }
+}
+
+template <typename T, typename I, Layout kLayout>
+void run(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  if constexpr (kLayout == Layout::planes) {
+    backward_planes<T, I>(plan, chunk, workspace);
+  } else {
+    backward_channels_last<T, I>(plan, chunk, workspace);
+  }
+}
+
+template <typename T, typename I, Layout kLayout>
+void run_baseline(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  run<T, I, kLayout>(plan, chunk, workspace);
+}
+
+#ifdef OA_AMP_HAVE_X86_CLONES
+template <typename T, typename I, Layout kLayout>
+OA_AMP_AVX2 void run_avx2(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  run<T, I, kLayout>(plan, chunk, workspace);
+}
+
+template <typename T, typename I, Layout kLayout>
+OA_AMP_AVX512 void run_avx512(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  run<T, I, kLayout>(plan, chunk, workspace);
+}
+#endif
+
+template <typename T, typename I, Layout kLayout>
+BackwardKernel for_isa([[maybe_unused]] KernelIsa isa) {
+#ifdef OA_AMP_HAVE_X86_CLONES
+  if (isa == KernelIsa::avx512) {
+    return run_avx512<T, I, kLayout>;
+  }
+  if (isa == KernelIsa::avx2) {
+    return run_avx2<T, I, kLayout>;
+  }
+#endif
+  return run_baseline<T, I, kLayout>;
+}
+
+template <typename T, typename I>
+BackwardKernel for_layout(Layout layout, KernelIsa isa) {
+  return layout == Layout::planes ? for_isa<T, I, Layout::planes>(isa)
+                                  : for_isa<T, I, Layout::channels_last>(isa);
+}
+
+template <typename T>
+BackwardKernel for_index(aclDataType index_dtype, Layout layout, KernelIsa isa) {
+  switch (index_dtype) {
+    case ACL_INT32:
+      return for_layout<T, int32_t>(layout, isa);
+    case ACL_INT64:
+      return for_layout<T, int64_t>(layout, isa);
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
+                               KernelIsa isa) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return for_index<float>(index_dtype, layout, isa);
+    case ACL_FLOAT16:
+      return for_index<Half>(index_dtype, layout, isa);
+    case ACL_BF16:
+      return for_index<Bf16>(index_dtype, layout, isa);
+    default:
+      return nullptr;
+  }
+}
+
+int64_t backward_slot_bytes(const BackwardPlan& plan) {
+  if (plan.accumulate == Accumulate::in_place) {
+    return 0;
+  }
+  return align64(plan.dims.h * plan.dims.w * plan.lanes * static_cast<int64_t>(sizeof(float)));
+}
+
+}  // namespace oa::amp

@@ -1,0 +1,50 @@
+// The kernels of aclnnAdaptiveMaxPool2dBackward (SPEC section 7): per (n, c) plane, gradInput = 0,
+// then gradInput[indices[i, j]] += gradOutput[i, j] for the outputs in row-major order,
+// accumulated in float32 and rounded once to gradInput's dtype.
+#pragma once
+
+#include <cstdint>
+
+#include "acl/acl_base.h"
+#include "kernels/adaptive_max_pool2d/kernel_isa.h"
+#include "kernels/adaptive_max_pool2d/pool_views.h"
+
+namespace oa::amp {
+
+// Where a unit's sums are formed (each is float32, added in row-major output order, rounded once):
+// - in_place: in gradInput itself, which is float32 with its positions at one uniform stride;
+// - dense: in a float32 copy of the unit's gradInput in the chunk's workspace slot, then every
+//   position is rounded into gradInput;
+// - sparse: gradInput is zeroed, and only the positions the indices name are summed in the slot
+//   and rounded into gradInput (cheaper when outputs are few next to positions).
+enum class Accumulate { in_place, dense, sparse };
+
+struct BackwardPlan {
+  Dims dims;
+  View grad_output;
+  View indices;
+  View grad_input;
+  Layout layout = Layout::planes;
+  // Channels per unit of the channels_last layout (1 for planes).
+  int64_t lanes = 1;
+  Accumulate accumulate = Accumulate::dense;
+  // Whether gradInput's positions p = h * W + w of a plane lie at p * position_stride.
+  bool uniform = false;
+  int64_t position_stride = 0;
+  // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
+  Split split;
+};
+
+// Runs the units of one chunk; workspace is the whole workspace (the chunk uses its own slot).
+// Every index must already be known to lie in [0, H * W).
+using BackwardKernel = void (*)(const BackwardPlan& plan, int64_t chunk, void* workspace);
+
+// For the dtype of gradInput (FLOAT, FLOAT16, BF16), of indices (INT32, INT64), the layout and
+// the instruction set; null for any other dtype.
+BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
+                               KernelIsa isa);
+
+// Workspace each chunk needs.
+int64_t backward_slot_bytes(const BackwardPlan& plan);
+
+}  // namespace oa::amp

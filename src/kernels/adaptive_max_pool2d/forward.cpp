@@ -1,0 +1,231 @@
+#include "kernels/adaptive_max_pool2d/forward.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace oa::amp {
+namespace {
+
+constexpr int64_t kLanes = 64;  // channels scanned together by the channels_last kernel
+
+int64_t align64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
+
+// The row-major scan rule as a merge of the results of two disjoint parts of one window, each a
+// (value, index) pair: a NaN beats a number and the later of two NaNs wins; otherwise the greater
+// value wins and, of equal values, the earlier index. Merging in any order gives the scan's
+// result, because the index orders the elements as the scan does.
+// Written with bitwise operators so that it compiles to selects, not to branches that random
+// data mispredicts; `greater` and `equal` are false when either value is NaN.
+inline bool replaces(float v, int64_t v_index, float best, int64_t best_index) {
+  const bool greater = v > best;
+  const bool equal = v == best;
+  const bool v_nan = v != v;
+  const bool best_nan = best != best;
+  return greater | (equal & (v_index < best_index)) |
+         (v_nan & (!best_nan | (v_index > best_index)));
+}
+
+// The scan rule down each column w of rows [h0, h1): col_max[w] and col_row[w] become the
+// column's result. Starting from -inf with the first row keeps the first row for an all -inf
+// column, as the scan does.
+template <typename T, bool kUnitStride>
+void column_max(const T* x, int64_t sh, int64_t sw, int64_t width, int64_t h0, int64_t h1,
+                float* __restrict col_max, int64_t* __restrict col_row) {
+  const int64_t step = kUnitStride ? 1 : sw;
+  std::fill(col_max, col_max + width, -std::numeric_limits<float>::infinity());
+  std::fill(col_row, col_row + width, h0);
+  for (int64_t h = h0; h < h1; ++h) {
+    const T* __restrict row = x + h * sh;
+    for (int64_t w = 0; w < width; ++w) {
+      const float v = to_float(row[w * step]);
+      const bool take = (v > col_max[w]) | (v != v);
+      col_max[w] = take ? v : col_max[w];
+      col_row[w] = take ? h : col_row[w];
+    }
+  }
+}
+
+// The outputs of one output row: each merges the column results of its window's columns. Plain
+// arguments (not the plan) so that the stores cannot alias what the loop reads.
+template <typename T, typename I>
+void merge_columns(const float* __restrict col_max, const int64_t* __restrict col_row,
+                   int64_t width, const int64_t* __restrict col_begin,
+                   const int64_t* __restrict col_end, int64_t wo, T* __restrict out,
+                   int64_t out_step, I* __restrict indices, int64_t index_step) {
+  for (int64_t j = 0; j < wo; ++j) {
+    const int64_t w0 = col_begin[j];
+    const int64_t w1 = col_end[j];
+    float best = col_max[w0];
+    int64_t best_index = col_row[w0] * width + w0;
+    for (int64_t w = w0 + 1; w < w1; ++w) {
+      const int64_t index = col_row[w] * width + w;
+      const bool take = replaces(col_max[w], index, best, best_index);
+      best = take ? col_max[w] : best;
+      best_index = take ? index : best_index;
+    }
+    out[j * out_step] = from_float<T>(best);
+    indices[j * index_step] = static_cast<I>(best_index);
+  }
+}
+
+// A unit is one plane. For each output row, the window rows are reduced per column (vectorised
+// along W), then each output merges the column results of its window's columns.
+template <typename T, typename I>
+void forward_planes(const ForwardPlan& plan, int64_t chunk, void* workspace) {
+  const Dims& d = plan.dims;
+  char* slot = static_cast<char*>(workspace) + chunk * plan.split.slot_bytes;
+  auto* col_max = reinterpret_cast<float*>(slot);
+  auto* col_row = reinterpret_cast<int64_t*>(slot + align64(d.w * sizeof(float)));
+  const Range range = chunk_range(plan.split, chunk);
+  for (int64_t unit = range.begin; unit < range.end; ++unit) {
+    const int64_t n = unit / d.c;
+    const int64_t c = unit % d.c;
+    const T* x = static_cast<const T*>(plan.self.data) + n * plan.self.sn + c * plan.self.sc;
+    T* out = static_cast<T*>(plan.out.data) + n * plan.out.sn + c * plan.out.sc;
+    I* indices = static_cast<I*>(plan.indices.data) + n * plan.indices.sn + c * plan.indices.sc;
+    for (int64_t i = 0; i < d.ho; ++i) {
+      const int64_t h0 = plan.row_begin[i];
+      const int64_t h1 = plan.row_end[i];
+      // Output rows with the same window rows (when Ho > H) share the column results.
+      if (i == 0 || h0 != plan.row_begin[i - 1] || h1 != plan.row_end[i - 1]) {
+        if (plan.self.sw == 1) {
+          column_max<T, true>(x, plan.self.sh, 1, d.w, h0, h1, col_max, col_row);
+        } else {
+          column_max<T, false>(x, plan.self.sh, plan.self.sw, d.w, h0, h1, col_max, col_row);
+        }
+      }
+      merge_columns(col_max, col_row, d.w, plan.col_begin.data(), plan.col_end.data(), d.wo,
+                    out + i * plan.out.sh, plan.out.sw, indices + i * plan.indices.sh,
+                    plan.indices.sw);
+    }
+  }
+}
+
+// A unit is one (n, output row) pair. Each window is scanned in row-major order exactly as the
+// rule says, kLanes channels at a time (self's channel stride is 1).
+template <typename T, typename I>
+void forward_channels_last(const ForwardPlan& plan, int64_t chunk, void*) {
+  const Dims& d = plan.dims;
+  float best[kLanes];
+  int64_t best_index[kLanes];
+  const Range range = chunk_range(plan.split, chunk);
+  for (int64_t unit = range.begin; unit < range.end; ++unit) {
+    const int64_t n = unit / d.ho;
+    const int64_t i = unit % d.ho;
+    const int64_t h0 = plan.row_begin[i];
+    const int64_t h1 = plan.row_end[i];
+    const T* x = static_cast<const T*>(plan.self.data) + n * plan.self.sn;
+    T* out = static_cast<T*>(plan.out.data) + n * plan.out.sn + i * plan.out.sh;
+    I* indices = static_cast<I*>(plan.indices.data) + n * plan.indices.sn + i * plan.indices.sh;
+    for (int64_t j = 0; j < d.wo; ++j) {
+      const int64_t w0 = plan.col_begin[j];
+      const int64_t w1 = plan.col_end[j];
+      for (int64_t c0 = 0; c0 < d.c; c0 += kLanes) {
+        const int64_t lanes = std::min(kLanes, d.c - c0);
+        std::fill(best, best + lanes, -std::numeric_limits<float>::infinity());
+        std::fill(best_index, best_index + lanes, h0 * d.w + w0);
+        for (int64_t h = h0; h < h1; ++h) {
+          for (int64_t w = w0; w < w1; ++w) {
+            const T* px = x + h * plan.self.sh + w * plan.self.sw + c0;
+            const int64_t position = h * d.w + w;
+            for (int64_t c = 0; c < lanes; ++c) {
+              const float v = to_float(px[c]);
+              const bool take = (v > best[c]) | (v != v);
+              best[c] = take ? v : best[c];
+              best_index[c] = take ? position : best_index[c];
+            }
+          }
+        }
+        T* o = out + j * plan.out.sw + c0 * plan.out.sc;
+        I* ind = indices + j * plan.indices.sw + c0 * plan.indices.sc;
+        for (int64_t c = 0; c < lanes; ++c) {
+          o[c * plan.out.sc] = from_float<T>(best[c]);
+          ind[c * plan.indices.sc] = static_cast<I>(best_index[c]);
+        }
+      }
+    }
+  }
+}
+
+template <typename T, typename I, Layout kLayout>
+void run(const ForwardPlan& plan, int64_t chunk, void* workspace) {
+  if constexpr (kLayout == Layout::planes) {
+    forward_planes<T, I>(plan, chunk, workspace);
+  } else {
+    forward_channels_last<T, I>(plan, chunk, workspace);
+  }
+}
+
+template <typename T, typename I, Layout kLayout>
+void run_baseline(const ForwardPlan& plan, int64_t chunk, void* workspace) {
+  run<T, I, kLayout>(plan, chunk, workspace);
+}
+
+#ifdef OA_AMP_HAVE_X86_CLONES
+template <typename T, typename I, Layout kLayout>
+OA_AMP_AVX2 void run_avx2(const ForwardPlan& plan, int64_t chunk, void* workspace) {
+  run<T, I, kLayout>(plan, chunk, workspace);
+}
+
+template <typename T, typename I, Layout kLayout>
+OA_AMP_AVX512 void run_avx512(const ForwardPlan& plan, int64_t chunk, void* workspace) {
+  run<T, I, kLayout>(plan, chunk, workspace);
+}
+#endif
+
+template <typename T, typename I, Layout kLayout>
+ForwardKernel for_isa([[maybe_unused]] KernelIsa isa) {
+#ifdef OA_AMP_HAVE_X86_CLONES
+  if (isa == KernelIsa::avx512) {
+    return run_avx512<T, I, kLayout>;
+  }
+  if (isa == KernelIsa::avx2) {
+    return run_avx2<T, I, kLayout>;
+  }
+#endif
+  return run_baseline<T, I, kLayout>;
+}
+
+template <typename T, typename I>
+ForwardKernel for_layout(Layout layout, KernelIsa isa) {
+  return layout == Layout::planes ? for_isa<T, I, Layout::planes>(isa)
+                                  : for_isa<T, I, Layout::channels_last>(isa);
+}
+
+template <typename T>
+ForwardKernel for_index(aclDataType index_dtype, Layout layout, KernelIsa isa) {
+  switch (index_dtype) {
+    case ACL_INT32:
+      return for_layout<T, int32_t>(layout, isa);
+    case ACL_INT64:
+      return for_layout<T, int64_t>(layout, isa);
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+ForwardKernel forward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
+                             KernelIsa isa) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return for_index<float>(index_dtype, layout, isa);
+    case ACL_FLOAT16:
+      return for_index<Half>(index_dtype, layout, isa);
+    case ACL_BF16:
+      return for_index<Bf16>(index_dtype, layout, isa);
+    default:
+      return nullptr;
+  }
+}
+
+int64_t forward_slot_bytes(Layout layout, const Dims& dims) {
+  if (layout == Layout::channels_last) {
+    return 0;
+  }
+  return align64(dims.w * static_cast<int64_t>(sizeof(float))) +
+         align64(dims.w * static_cast<int64_t>(sizeof(int64_t)));
+}
+
+}  // namespace oa::amp

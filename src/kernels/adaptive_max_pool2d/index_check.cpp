@@ -1,0 +1,159 @@
+#include "kernels/adaptive_max_pool2d/index_check.h"
+
+#include <algorithm>
+
+namespace oa::amp {
+namespace {
+
+// As unsigned, a negative index is larger than any valid one, so one comparison checks both ends.
+template <typename I>
+uint64_t as_unsigned(I v) {
+  return static_cast<uint64_t>(static_cast<int64_t>(v));
+}
+
+// The units are the backward kernel's, so a chunk checks exactly what it will read.
+template <typename I>
+bool check_planes(const BackwardPlan& plan, int64_t chunk) {
+  const Dims& d = plan.dims;
+  const View& iv = plan.indices;
+  const auto limit = static_cast<uint64_t>(d.h * d.w);
+  uint64_t largest = 0;
+  const Range range = chunk_range(plan.split, chunk);
+  for (int64_t unit = range.begin; unit < range.end; ++unit) {
+    const I* indices = static_cast<const I*>(iv.data) + unit / d.c * iv.sn + unit % d.c * iv.sc;
+    if (iv.sw == 1 && (d.ho == 1 || iv.sh == d.wo)) {
+      for (int64_t k = 0; k < d.ho * d.wo; ++k) {
+        largest = std::max(largest, as_unsigned(indices[k]));
+      }
+      continue;
+    }
+    for (int64_t i = 0; i < d.ho; ++i) {
+      const I* row = indices + i * iv.sh;
+      if (iv.sw == 1) {
+        for (int64_t j = 0; j < d.wo; ++j) {
+          largest = std::max(largest, as_unsigned(row[j]));
+        }
+      } else {
+        for (int64_t j = 0; j < d.wo; ++j) {
+          largest = std::max(largest, as_unsigned(row[j * iv.sw]));
+        }
+      }
+    }
+  }
+  return largest < limit;
+}
+
+template <typename I>
+bool check_channels_last(const BackwardPlan& plan, int64_t chunk) {
+  const Dims& d = plan.dims;
+  const View& iv = plan.indices;
+  const auto limit = static_cast<uint64_t>(d.h * d.w);
+  const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
+  uint64_t largest = 0;
+  const Range range = chunk_range(plan.split, chunk);
+  for (int64_t unit = range.begin; unit < range.end; ++unit) {
+    const int64_t c0 = unit % blocks * plan.lanes;
+    const int64_t lanes = std::min(plan.lanes, d.c - c0);
+    const I* indices = static_cast<const I*>(iv.data) + unit / blocks * iv.sn + c0 * iv.sc;
+    for (int64_t i = 0; i < d.ho; ++i) {
+      for (int64_t j = 0; j < d.wo; ++j) {
+        const I* index = indices + i * iv.sh + j * iv.sw;
+        if (iv.sc == 1) {
+          for (int64_t c = 0; c < lanes; ++c) {
+            largest = std::max(largest, as_unsigned(index[c]));
+          }
+        } else {
+          for (int64_t c = 0; c < lanes; ++c) {
+            largest = std::max(largest, as_unsigned(index[c * iv.sc]));
+          }
+        }
+      }
+    }
+  }
+  return largest < limit;
+}
+
+template <typename I>
+BadIndex first_bad(const BackwardPlan& plan) {
+  const Dims& d = plan.dims;
+  const View& iv = plan.indices;
+  const auto limit = static_cast<uint64_t>(d.h * d.w);
+  for (int64_t n = 0; n < d.n; ++n) {
+    for (int64_t c = 0; c < d.c; ++c) {
+      for (int64_t i = 0; i < d.ho; ++i) {
+        for (int64_t j = 0; j < d.wo; ++j) {
+          const I value =
+              static_cast<const I*>(iv.data)[n * iv.sn + c * iv.sc + i * iv.sh + j * iv.sw];
+          if (as_unsigned(value) >= limit) {
+            return {true, n, c, i, j, static_cast<int64_t>(value)};
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+template <typename I, Layout kLayout>
+bool check(const BackwardPlan& plan, int64_t chunk) {
+  if constexpr (kLayout == Layout::planes) {
+    return check_planes<I>(plan, chunk);
+  } else {
+    return check_channels_last<I>(plan, chunk);
+  }
+}
+
+template <typename I, Layout kLayout>
+bool check_baseline(const BackwardPlan& plan, int64_t chunk) {
+  return check<I, kLayout>(plan, chunk);
+}
+
+#ifdef OA_AMP_HAVE_X86_CLONES
+template <typename I, Layout kLayout>
+OA_AMP_AVX2 bool check_avx2(const BackwardPlan& plan, int64_t chunk) {
+  return check<I, kLayout>(plan, chunk);
+}
+
+template <typename I, Layout kLayout>
+OA_AMP_AVX512 bool check_avx512(const BackwardPlan& plan, int64_t chunk) {
+  return check<I, kLayout>(plan, chunk);
+}
+#endif
+
+template <typename I, Layout kLayout>
+IndexCheck for_isa([[maybe_unused]] KernelIsa isa) {
+#ifdef OA_AMP_HAVE_X86_CLONES
+  if (isa == KernelIsa::avx512) {
+    return check_avx512<I, kLayout>;
+  }
+  if (isa == KernelIsa::avx2) {
+    return check_avx2<I, kLayout>;
+  }
+#endif
+  return check_baseline<I, kLayout>;
+}
+
+template <typename I>
+IndexCheck for_layout(Layout layout, KernelIsa isa) {
+  return layout == Layout::planes ? for_isa<I, Layout::planes>(isa)
+                                  : for_isa<I, Layout::channels_last>(isa);
+}
+
+}  // namespace
+
+IndexCheck index_check(aclDataType index_dtype, Layout layout, KernelIsa isa) {
+  switch (index_dtype) {
+    case ACL_INT32:
+      return for_layout<int32_t>(layout, isa);
+    case ACL_INT64:
+      return for_layout<int64_t>(layout, isa);
+    default:
+      return nullptr;
+  }
+}
+
+BadIndex find_bad_index(const BackwardPlan& plan, aclDataType index_dtype) {
+  return index_dtype == ACL_INT32 ? first_bad<int32_t>(plan) : first_bad<int64_t>(plan);
+}
+
+}  // namespace oa::amp

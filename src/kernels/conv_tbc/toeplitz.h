@@ -1,0 +1,68 @@
+// The sliding-window product both the forward and gradInput are:
+//   out[t, b, :] = sum over j < taps of A_b[t + j, :] . W[j]      (+ bias)   for t < rows, b < batches
+// where A_b is batch b's block of a padded buffer (block_rows rows of c floats; rows outside
+// [data_begin, data_end) are zero padding) and W[j] is the c x n slice j of a (taps * c) x n
+// matrix. The forward has A = the padded input, W = weight; gradInput has A = the padded self
+// and W = the weight flipped along k and transposed.
+//
+// Folding the taps: the rows t = r, r + taps, r + 2 taps, ... of one residue class r lie exactly
+// taps * c floats apart in A_b, and each one's window of taps rows is taps * c contiguous floats.
+// So the class is one matrix of depth taps * c over A_b itself, and one GEMM per (class, batch,
+// block of rows) computes the whole product: no unfolded copy, the same GEMM depth for any taps.
+//
+// Exactness: padding rows are zeros multiplied by W, which changes nothing while W is finite. An
+// Inf or NaN in W would turn 0 * Inf into NaN where the formula has no term at all, so then the
+// rows whose window reaches the padding ("border rows") are recomputed tap by tap over the taps
+// inside the data only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kernels/conv_tbc/gemm.h"
+#include "kernels/conv_tbc/slots.h"
+#include "kernels/conv_tbc/view.h"
+
+namespace oa::tbc {
+
+struct Toeplitz {
+  int64_t rows = 0;
+  int64_t batches = 0;
+  int64_t taps = 0;
+  int64_t c = 0;
+  int64_t n = 0;
+  int64_t block_rows = 0;
+  int64_t data_begin = 0;
+  int64_t data_end = 0;
+  bool bias = false;
+
+  // Rows m0, m0 + 1, ... (as many as gemms[gemm] has) of residue class r in batch b. Each GEMM
+  // writes a dense tile (oneDNN's fast kernels take dense matrices only), whose rows are then
+  // stored into the output, converted to its dtype.
+  struct Task {
+    int32_t gemm;
+    int32_t r;
+    int64_t b;
+    int64_t m0;
+  };
+  std::vector<Task> tasks;
+  std::vector<std::shared_ptr<const Gemm>> gemms;
+  int64_t tile_rows = 0;  // the most rows a tile holds
+  // The border rows, and the product (batches x c) . (c x n), accumulating, that recomputes one
+  // tap of one of them from a dense copy of its input rows; null when no row reaches the padding.
+  std::vector<int64_t> border_rows;
+  std::shared_ptr<const Gemm> tap;
+};
+
+// One task. a: the padded buffer; w: W; bias: n floats (when p.bias); out: the (rows, batches, n)
+// output tensor.
+bool run_toeplitz_task(const Toeplitz& p, const Toeplitz::Task& task, int slot, const float* a,
+                       const float* w, const float* bias, const View& out, const SlotSpace& space);
+
+// Recomputes border row border_rows[index] of every batch from the taps inside the data only.
+bool run_toeplitz_border_row(const Toeplitz& p, int64_t index, int slot, const float* a,
+                             const float* w, const float* bias, const View& out,
+                             const SlotSpace& space);
+
+}  // namespace oa::tbc

@@ -1,0 +1,43 @@
+// Smooth L1 loss and its gradient on contiguous float32 arrays (SPEC sections 9 and 11). The SIMD
+// kernels perform the same IEEE operations in the same order as the scalar formulas below, so both
+// paths give the same bits.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/isa.h"
+
+namespace oa::kernels {
+
+// d(loss)/dx for d = x - y: d / beta inside (-beta, beta), else sign(d) with sign(0) = 0 (so
+// beta = 0 is the L1 gradient); NaN stays NaN.
+inline float smooth_l1_grad(float d, float beta) {
+  if (std::fabs(d) < beta) {
+    return d / beta;
+  }
+  return d > 0.0f ? 1.0f : (d < 0.0f ? -1.0f : d);
+}
+
+// The loss term: 0.5 d² / beta inside (-beta, beta), else |d| - 0.5 beta. Inside, it is computed
+// as (0.5 d) (d / beta): |d / beta| < 1, so no intermediate overflows (d² does for |d| > 1.8e19
+// with a larger beta, and inf / inf would be NaN for beta = inf) or underflows (d² does for
+// |d| < 1e-19 with a tiny beta, while the term itself is a normal number).
+inline float smooth_l1_term(float d, float beta) {
+  float magnitude = std::fabs(d);
+  if (magnitude < beta) {
+    return 0.5f * d * (d / beta);
+  }
+  return magnitude - 0.5f * beta;
+}
+
+// out[i] = grad(x[i] - y[i]) * grad_output[i] * scale. With stream, the SIMD path writes out
+// with non-temporal stores (a large output in memory; never a buffer that is read next).
+void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_output, const float* x,
+                        const float* y, float* out, int64_t n, bool stream);
+
+// out[i] = term(x[i] - y[i]); stream as above.
+void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, float* out, int64_t n,
+                       bool stream);
+
+}  // namespace oa::kernels

@@ -1,0 +1,188 @@
+// aclnnAdaptiveMaxPool2dBackward (SPEC section 7): scatters gradOutput into gradInput at the
+// forward's argmax indices, accumulating in float32 in row-major output order. Every index is
+// checked before anything is written, so an out-of-range index leaves gradInput untouched.
+#include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "core/checks.h"
+#include "core/executor.h"
+#include "core/parallel.h"
+#include "kernels/adaptive_max_pool2d/backward.h"
+#include "kernels/adaptive_max_pool2d/index_check.h"
+#include "ops/adaptive_max_pool2d/pool_plan.h"
+#include "runtime/error.h"
+
+namespace oa {
+namespace {
+
+constexpr const char* kOp = "aclnnAdaptiveMaxPool2dBackward";
+
+// The largest float32 scratch per chunk for which the channels_last loop nest is used; beyond it
+// the plane loop nest needs less.
+constexpr int64_t kMaxLaneSlotBytes = int64_t{4} << 20;
+
+// Sums only the named positions (Accumulate::sparse) when a plane has at least this many positions
+// per output: zeroing gradInput and three passes over the outputs then cost less than rounding
+// every position from a float32 copy.
+constexpr int64_t kSparseRatio = 8;
+
+class BackwardRun final : public Plan {
+ public:
+  BackwardRun(amp::BackwardPlan plan, aclDataType dtype, aclDataType index_dtype, int rank,
+              amp::KernelIsa isa)
+      : plan_(std::move(plan)),
+        index_dtype_(index_dtype),
+        rank_(rank),
+        kernel_(amp::backward_kernel(dtype, index_dtype, plan_.layout, isa)),
+        check_(amp::index_check(index_dtype, plan_.layout, isa)) {}
+
+  aclnnStatus run(void* workspace) const override {
+    const int64_t chunks = plan_.split.chunks;
+    std::array<bool, amp::kMaxChunks> in_range{};
+    parallel_for(chunks, [&](int64_t chunk) { in_range[chunk] = check_(plan_, chunk); });
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      if (!in_range[chunk]) {
+        return report_bad_index();
+      }
+    }
+    parallel_for(chunks, [&](int64_t chunk) { kernel_(plan_, chunk, workspace); });
+    return ACLNN_SUCCESS;
+  }
+
+ private:
+  aclnnStatus report_bad_index() const {
+    const amp::BadIndex bad = amp::find_bad_index(plan_, index_dtype_);
+    const amp::Dims& d = plan_.dims;
+    const std::string position =
+        rank_ == 4 ? format("[%lld, %lld, %lld, %lld]", static_cast<long long>(bad.n),
+                            static_cast<long long>(bad.c), static_cast<long long>(bad.i),
+                            static_cast<long long>(bad.j))
+                   : format("[%lld, %lld, %lld]", static_cast<long long>(bad.c),
+                            static_cast<long long>(bad.i), static_cast<long long>(bad.j));
+    return failf(ACLNN_ERR_RUNTIME_ERROR,
+                 "%s: indices%s = %lld is out of range: an index must lie in [0, H*W) = [0, %lld) "
+                 "for self's plane %lldx%lld; gradInput was not written",
+                 kOp, position.c_str(), static_cast<long long>(bad.value),
+                 static_cast<long long>(d.h * d.w), static_cast<long long>(d.h),
+                 static_cast<long long>(d.w));
+  }
+
+  amp::BackwardPlan plan_;
+  aclDataType index_dtype_;
+  int rank_;
+  amp::BackwardKernel kernel_;
+  amp::IndexCheck check_;
+};
+
+aclnnStatus check_leading_dims(const aclTensor& grad_output, const aclTensor& self) {
+  const Shape& g = grad_output.shape;
+  const Shape& s = self.shape;
+  const Shape g_lead(g.begin(), g.end() - 2);
+  const Shape s_lead(s.begin(), s.end() - 2);
+  if (g_lead != s_lead) {
+    return failf(ACLNN_ERR_PARAM_INVALID,
+                 "%s: gradOutput leading dims %s must equal self's leading dims %s (%s), got "
+                 "gradOutput shape %s and self shape %s",
+                 kOp, shape_string(g_lead).c_str(), shape_string(s_lead).c_str(),
+                 s.size() == 4 ? "N, C" : "C", shape_string(g).c_str(), shape_string(s).c_str());
+  }
+  return ACLNN_SUCCESS;
+}
+
+// The positions of gradInput's plane at one uniform stride: p = h * W + w lies at p * stride.
+bool uniform_positions(const amp::View& v, const amp::Dims& d, int64_t* stride) {
+  *stride = d.w > 1 ? v.sw : (d.h > 1 ? v.sh : 1);
+  return (d.w == 1 || v.sw == *stride) && (d.h == 1 || v.sh == d.w * *stride);
+}
+
+amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
+                            const aclTensor& indices, const aclTensor& grad_input) {
+  const Shape& g = grad_output.shape;
+  amp::BackwardPlan plan;
+  amp::Dims& d = plan.dims;
+  d = amp::dims_of(self, g[g.size() - 2], g[g.size() - 1]);
+  plan.grad_output = amp::view_of(grad_output);
+  plan.indices = amp::view_of(indices);
+  plan.grad_input = amp::view_of(grad_input);
+  plan.uniform = uniform_positions(plan.grad_input, d, &plan.position_stride);
+  if (grad_input.dtype == ACL_FLOAT && plan.uniform) {
+    plan.accumulate = amp::Accumulate::in_place;
+  } else if (d.ho * d.wo * kSparseRatio <= d.h * d.w) {
+    plan.accumulate = amp::Accumulate::sparse;
+  } else {
+    plan.accumulate = amp::Accumulate::dense;
+  }
+  const int64_t unit_work = d.h * d.w + d.ho * d.wo;
+  if (amp::channels_innermost(plan.grad_input, d)) {
+    plan.layout = amp::Layout::channels_last;
+    // All channels when a sample's gradInput is one dense block (zeroed by one memset, every
+    // cache line written by one unit), else a cache line of float32 sums or of 16-bit outputs.
+    plan.lanes = d.c;
+    if (!plan.uniform || plan.position_stride != d.c ||
+        amp::backward_slot_bytes(plan) > kMaxLaneSlotBytes) {
+      plan.lanes = std::min<int64_t>(d.c, grad_input.dtype == ACL_FLOAT ? 16 : 32);
+    }
+    if (amp::backward_slot_bytes(plan) > kMaxLaneSlotBytes) {
+      plan.layout = amp::Layout::planes;
+      plan.lanes = 1;
+    }
+  }
+  const int64_t planes = numel(self) == 0 ? 0 : d.n * d.c;
+  if (plan.layout == amp::Layout::channels_last) {
+    const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
+    plan.split =
+        amp::split_work(d.n * blocks, unit_work * plan.lanes, amp::backward_slot_bytes(plan));
+  } else {
+    plan.split = amp::split_work(planes, unit_work, amp::backward_slot_bytes(plan));
+  }
+  return plan;
+}
+
+}  // namespace
+}  // namespace oa
+
+extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  using namespace oa;
+  OA_TRY(check_not_null(kOp, {{gradOutput, "gradOutput"},
+                              {self, "self"},
+                              {indices, "indices"},
+                              {gradInput, "gradInput"},
+                              {workspaceSize, "workspaceSize"},
+                              {executor, "executor"}}));
+  const Named grad{gradOutput, "gradOutput"};
+  const Named x{self, "self"};
+  const Named index{indices, "indices"};
+  const Named out{gradInput, "gradInput"};
+  OA_TRY(check_same_dtype(kOp, grad, x));
+  OA_TRY(check_same_dtype(kOp, out, x));
+  OA_TRY(check_dtype(kOp, x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}));
+  OA_TRY(check_dtype(kOp, index, {ACL_INT32, ACL_INT64}));
+  OA_TRY(check_same_public_format(kOp, {grad, x, index, out}));
+  OA_TRY(check_rank(kOp, grad, 3, 4));
+  OA_TRY(check_same_rank(kOp, {grad, x, index, out}));
+  OA_TRY(check_same_shape(kOp, index, grad));
+  OA_TRY(check_same_shape(kOp, out, x));
+  OA_TRY(check_leading_dims(*gradOutput, *self));
+  OA_TRY(amp::check_plane_fits_int32(kOp, x, "an index must be able to name every position"));
+  OA_TRY(check_in_device_memory(kOp, {grad, x, index, out}));
+  // self's data is never read, so gradInput may share its memory.
+  OA_TRY(check_output(kOp, out, {grad, index}, false));
+
+  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput);
+  const uint64_t workspace = static_cast<uint64_t>(plan.split.chunks * plan.split.slot_bytes);
+  auto run = std::make_unique<BackwardRun>(std::move(plan), self->dtype, indices->dtype,
+                                           static_cast<int>(self->shape.size()), amp::kernel_isa());
+  return make_executor(kOp, std::move(run), workspace, workspaceSize, executor);
+}
+
+extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackward(void* workspace, uint64_t workspaceSize,
+                                                      aclOpExecutor* executor, aclrtStream stream) {
+  return oa::launch(oa::kOp, workspace, workspaceSize, executor, stream);
+}

@@ -1,0 +1,81 @@
+#include "ops/adaptive_max_pool2d/pool_plan.h"
+
+#include <algorithm>
+
+#include "core/dtype.h"
+#include "runtime/error.h"
+
+namespace oa::amp {
+namespace {
+
+constexpr int64_t kChunkWork = int64_t{1} << 15;
+constexpr int64_t kScratchBudget = int64_t{8} << 20;
+constexpr int64_t kMinScratchChunks = 8;
+
+}  // namespace
+
+View view_of(const aclTensor& tensor) {
+  const Shape& s = tensor.strides;
+  const int64_t element_bytes = dtype_bits(tensor.dtype) / 8;
+  View v;
+  v.data = static_cast<char*>(tensor.data) + tensor.offset * element_bytes;
+  const size_t rank = s.size();
+  v.sn = rank == 4 ? s[0] : 0;
+  v.sc = s[rank - 3];
+  v.sh = s[rank - 2];
+  v.sw = s[rank - 1];
+  return v;
+}
+
+Dims dims_of(const aclTensor& self, int64_t ho, int64_t wo) {
+  const Shape& s = self.shape;
+  const size_t rank = s.size();
+  Dims d;
+  d.n = rank == 4 ? s[0] : 1;
+  d.c = s[rank - 3];
+  d.h = s[rank - 2];
+  d.w = s[rank - 1];
+  d.ho = ho;
+  d.wo = wo;
+  return d;
+}
+
+aclnnStatus check_plane_fits_int32(const char* op, Named t, const char* reason) {
+  const Shape& s = t.tensor->shape;
+  const int64_t h = s[s.size() - 2];
+  const int64_t w = s[s.size() - 1];
+  int64_t positions = 0;
+  if (__builtin_mul_overflow(h, w, &positions) || positions > INT32_MAX) {
+    return failf(ACLNN_ERR_PARAM_INVALID,
+                 "%s: %s H*W must be <= 2147483647 (%s), got %lld*%lld (shape %s)", op, t.name,
+                 reason, static_cast<long long>(h), static_cast<long long>(w),
+                 shape_string(s).c_str());
+  }
+  return ACLNN_SUCCESS;
+}
+
+bool channels_innermost(const View& v, const Dims& dims) {
+  if (dims.c <= 1 || v.sc != 1 || dims.h * dims.w <= 1) {
+    return false;
+  }
+  return (dims.w > 1 ? v.sw : v.sh) != 1;
+}
+
+Split split_work(int64_t units, int64_t unit_work, int64_t slot_bytes) {
+  Split split;
+  split.units = units;
+  split.slot_bytes = slot_bytes;
+  if (units == 0) {
+    return split;
+  }
+  const __int128 work = static_cast<__int128>(units) * std::max<int64_t>(unit_work, 1);
+  int64_t chunks = static_cast<int64_t>(std::min<__int128>(work / kChunkWork, kMaxChunks));
+  chunks = std::min(chunks, units);
+  if (slot_bytes > 0) {
+    chunks = std::min(chunks, std::max(kMinScratchChunks, kScratchBudget / slot_bytes));
+  }
+  split.chunks = std::max<int64_t>(chunks, 1);
+  return split;
+}
+
+}  // namespace oa::amp

@@ -1,0 +1,207 @@
+#include "ops/conv_tbc/plan_parts.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "core/dtype.h"
+#include "core/executor.h"
+#include "core/parallel.h"
+#include "kernels/conv_tbc/work.h"
+#include "runtime/error.h"
+
+namespace oa::tbc {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t round_up(int64_t value, int64_t multiple) { return ceil_div(value, multiple) * multiple; }
+
+// The index of `count` in *counts, appended when new.
+int32_t variant_of(int64_t count, std::vector<int64_t>* counts) {
+  auto found = std::find(counts->begin(), counts->end(), count);
+  if (found == counts->end()) {
+    counts->push_back(count);
+    return static_cast<int32_t>(counts->size() - 1);
+  }
+  return static_cast<int32_t>(found - counts->begin());
+}
+
+aclnnStatus plan_gemm(const char* op, const GemmShape& shape, int slots,
+                      std::shared_ptr<const Gemm>* out) {
+  std::string error;
+  *out = Gemm::get(shape, slots, &error);
+  if (!*out) {
+    return failf(ACLNN_ERR_INNER, "%s: %s (m=%lld, n=%lld, k=%lld)", op, error.c_str(),
+                 static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+                 static_cast<long long>(shape.k));
+  }
+  logf(LogLevel::debug, "%s: product m=%lld n=%lld k=%lld runs on oneDNN %s", op,
+       static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+       static_cast<long long>(shape.k), (*out)->implementation().c_str());
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+View view_of(const aclTensor& tensor) {
+  View v;
+  v.dtype = tensor.dtype;
+  v.element_bytes = dtype_bits(tensor.dtype) / 8;
+  v.data = static_cast<char*>(tensor.data) + tensor.offset * v.element_bytes;
+  const size_t rank = tensor.shape.size();
+  for (size_t i = 0; i < rank; ++i) {
+    v.stride[3 - rank + i] = tensor.strides[i];
+  }
+  return v;
+}
+
+Rounding rounding_of(aclDataType dtype, int8_t cube_math_type) {
+  if (dtype != ACL_FLOAT) {
+    return Rounding::none;
+  }
+  switch (cube_math_type) {
+    case 1:
+    case 3:
+      return Rounding::hf32;
+    case 2:
+      return Rounding::fp16;
+    default:
+      return Rounding::none;
+  }
+}
+
+bool dense_float(const aclTensor& tensor, bool dense_outer) {
+  const Shape& s = tensor.shape;
+  const Shape& st = tensor.strides;
+  return tensor.dtype == ACL_FLOAT && (s[2] <= 1 || st[2] == 1) && (s[1] <= 1 || st[1] == s[2]) &&
+         (s[0] <= 1 || (dense_outer ? st[0] == s[1] * s[2] : st[0] >= s[1] * s[2]));
+}
+
+int64_t Layout::add(int64_t bytes) {
+  const int64_t at = total_;
+  total_ = round_up(total_ + bytes, 64);
+  return at;
+}
+
+void split_toeplitz(Toeplitz* p, std::vector<int64_t>* row_counts) {
+  const int64_t classes = std::min(p->taps, p->rows);
+  const int64_t most_rows = ceil_div(p->rows, p->taps);
+  const int64_t blocks = std::clamp<int64_t>(ceil_div(kTargetItems, classes * p->batches), 1,
+                                             std::max<int64_t>(1, most_rows / kMinRows));
+  const int64_t tile_cap = std::max<int64_t>(kMinRows, kTileFloats / p->n);
+  const int64_t block = std::min(ceil_div(most_rows, blocks), tile_cap);
+  for (int64_t r = 0; r < classes; ++r) {
+    const int64_t class_rows = ceil_div(p->rows - r, p->taps);
+    for (int64_t b = 0; b < p->batches; ++b) {
+      for (int64_t m0 = 0; m0 < class_rows; m0 += block) {
+        const int64_t rows = std::min(block, class_rows - m0);
+        p->tile_rows = std::max(p->tile_rows, rows);
+        const int32_t gemm = variant_of(rows, row_counts);
+        p->tasks.push_back({gemm, static_cast<int32_t>(r), b, m0});
+      }
+    }
+  }
+  for (int64_t t = 0; t < p->rows; ++t) {
+    if (t < p->data_begin || t + p->taps > p->data_end) {
+      p->border_rows.push_back(t);
+    }
+  }
+  if (!p->border_rows.empty()) {
+    p->tile_rows = std::max(p->tile_rows, p->batches);
+  }
+}
+
+aclnnStatus plan_toeplitz_gemms(const char* op, Toeplitz* p, const std::vector<int64_t>& row_counts,
+                                int slots) {
+  GemmShape shape;
+  shape.n = p->n;
+  shape.ldb = p->n;
+  shape.ldc = p->n;
+  for (int64_t rows : row_counts) {
+    shape.m = rows;
+    shape.k = p->taps * p->c;
+    shape.a_row = shape.k;
+    shape.bias = p->bias;
+    p->gemms.emplace_back();
+    OA_TRY(plan_gemm(op, shape, slots, &p->gemms.back()));
+  }
+  if (!p->border_rows.empty()) {
+    shape.m = p->batches;
+    shape.k = p->c;
+    shape.a_row = p->c;
+    shape.bias = false;
+    shape.accumulate = true;
+    OA_TRY(plan_gemm(op, shape, slots, &p->tap));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus plan_weight_grad_gemms(const char* op, WeightGrad* p, int slots) {
+  const bool middle = p->trail_begin > p->lead;
+  const bool trail = p->tout > p->trail_begin;
+  GemmShape shape;  // x rows transposed (ci x depth) . self rows (depth x co)
+  shape.m = p->ci;
+  shape.n = p->co;
+  shape.a_row = 1;
+  shape.a_col = p->ci;
+  shape.ldb = p->co;
+  shape.ldc = p->co;
+  if (middle) {
+    shape.k = (p->trail_begin - p->lead) * p->batches;
+    OA_TRY(plan_gemm(op, shape, slots, &p->middle));
+  }
+  if (p->lead > 0) {
+    shape.k = p->lead * p->batches;
+    shape.accumulate = middle;
+    OA_TRY(plan_gemm(op, shape, slots, &p->lead_product));
+  }
+  if (trail) {
+    shape.k = (p->tout - p->trail_begin) * p->batches;
+    shape.accumulate = middle || p->lead > 0;
+    OA_TRY(plan_gemm(op, shape, slots, &p->trail_product));
+  }
+  if (p->lead > 0 || trail) {
+    shape.k = p->batches;
+    shape.accumulate = true;
+    OA_TRY(plan_gemm(op, shape, slots, &p->time));
+  }
+  return ACLNN_SUCCESS;
+}
+
+int plan_slots(const std::vector<double>& costs) {
+  double total = 0;
+  for (double cost : costs) {
+    total += cost;
+  }
+  const auto worth = static_cast<int64_t>(total / kFlopsPerSlot);
+  const int64_t most = std::min(static_cast<int64_t>(costs.size()), worth);
+  return static_cast<int>(std::clamp<int64_t>(num_threads(), 1, std::max<int64_t>(most, 1)));
+}
+
+SlotLayout slot_layout_of(const Toeplitz& toeplitz, const WeightGrad* weight_grad) {
+  size_t most = 0;
+  auto consider = [&most](const std::shared_ptr<const Gemm>& gemm) {
+    if (gemm) {
+      most = std::max(most, gemm->scratch_bytes());
+    }
+  };
+  for (const auto& gemm : toeplitz.gemms) {
+    consider(gemm);
+  }
+  consider(toeplitz.tap);
+  if (weight_grad != nullptr) {
+    consider(weight_grad->middle);
+    consider(weight_grad->lead_product);
+    consider(weight_grad->trail_product);
+    consider(weight_grad->time);
+  }
+  SlotLayout layout;
+  layout.tile_offset = round_up(static_cast<int64_t>(most), 64);
+  layout.rows_offset = layout.tile_offset + round_up(toeplitz.tile_rows * toeplitz.n * 4, 64);
+  const int64_t rows_floats = toeplitz.border_rows.empty() ? 0 : toeplitz.batches * toeplitz.c;
+  layout.bytes = layout.rows_offset + round_up(rows_floats * 4, 64);
+  return layout;
+}
+
+}  // namespace oa::tbc

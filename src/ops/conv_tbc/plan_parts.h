@@ -1,0 +1,59 @@
+// The pieces plan_forward and plan_backward are built from.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "aclnn/aclnn_base.h"
+#include "core/tensor.h"
+#include "kernels/conv_tbc/toeplitz.h"
+#include "kernels/conv_tbc/view.h"
+#include "kernels/conv_tbc/weight_grad.h"
+
+namespace oa::tbc {
+
+// About this many GEMM items per operator, so that up to 16 threads get balanced shares; fewer
+// when the products are small (an item keeps at least kMinRows rows). A Toeplitz tile holds at
+// most about kTileFloats floats (it stays in the core's cache until its rows are stored).
+constexpr int64_t kTargetItems = 32;
+constexpr int64_t kMinRows = 32;
+constexpr int64_t kTileFloats = 65536;
+
+// The kernel view of a checked rank-3 or rank-1 tensor.
+View view_of(const aclTensor& tensor);
+
+// How cubeMathType rounds an operand of this dtype (only FLOAT operands are rounded).
+Rounding rounding_of(aclDataType dtype, int8_t cube_math_type);
+
+// Whether a rank-3 FLOAT tensor (d0, d1, d2) is, for every index of d0, a dense d1 x d2 matrix;
+// with dense_outer also the d0 matrices follow each other densely. (oneDNN's fast kernels take
+// dense matrices only.)
+bool dense_float(const aclTensor& tensor, bool dense_outer);
+
+// Byte offsets of the workspace's regions, each 64-byte aligned.
+class Layout {
+ public:
+  int64_t add(int64_t bytes);
+  int64_t total() const { return total_; }
+
+ private:
+  int64_t total_ = 0;
+};
+
+// Cuts the Toeplitz product into tasks (phase 1, before the slot count is known): fills tasks
+// (with the index of their row count in *row_counts), tile_rows and border_rows.
+void split_toeplitz(Toeplitz* p, std::vector<int64_t>* row_counts);
+
+// Plans the oneDNN products for `slots` slots; on failure returns 561000 with a message naming op.
+aclnnStatus plan_toeplitz_gemms(const char* op, Toeplitz* p, const std::vector<int64_t>& row_counts,
+                                int slots);
+aclnnStatus plan_weight_grad_gemms(const char* op, WeightGrad* p, int slots);
+
+// Slots for GEMM items of these costs (FLOPs): the thread count now, at most one per item and one
+// per kFlopsPerSlot of work.
+int plan_slots(const std::vector<double>& costs);
+
+// Each slot's space: the largest scratchpad of the products, the Toeplitz product's tiles.
+SlotLayout slot_layout_of(const Toeplitz& toeplitz, const WeightGrad* weight_grad);
+
+}  // namespace oa::tbc

@@ -1,0 +1,182 @@
+#include "ops/conv_tbc/tbc_plan.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/executor.h"
+#include "ops/conv_tbc/plan_parts.h"
+
+namespace oa::tbc {
+namespace {
+
+constexpr int64_t kFloat = 4;
+
+// The FLOPs of the GEMM items, in the order the run numbers them: Toeplitz tasks, then (for the
+// backward) gradWeight's taps.
+std::vector<double> item_costs(const Toeplitz& p, const std::vector<int64_t>& row_counts,
+                               const WeightGrad* wg = nullptr) {
+  std::vector<double> costs;
+  for (const Toeplitz::Task& task : p.tasks) {
+    costs.push_back(2.0 * static_cast<double>(row_counts[static_cast<size_t>(task.gemm)] * p.n) *
+                    static_cast<double>(p.taps * p.c));
+  }
+  if (wg != nullptr) {
+    const double per_tap =
+        2.0 * static_cast<double>(wg->ci * wg->co) * static_cast<double>(wg->tout * wg->batches);
+    costs.insert(costs.end(), static_cast<size_t>(wg->taps), per_tap);
+  }
+  return costs;
+}
+
+}  // namespace
+
+aclnnStatus plan_forward(const ForwardArgs& a, ForwardPlan* p, uint64_t* workspace_bytes) {
+  const aclTensor& x = *a.self;
+  Dims& d = p->d;
+  d = {x.shape[0], x.shape[1],       x.shape[2], a.weight->shape[2], a.weight->shape[0],
+       a.pad,      a.output->shape[0]};
+  p->x = view_of(x);
+  p->w = view_of(*a.weight);
+  p->bias = view_of(*a.bias);
+  p->out = view_of(*a.output);
+  p->x_rounding = rounding_of(x.dtype, a.cube_math_type);
+  p->w_rounding = rounding_of(a.weight->dtype, a.cube_math_type);
+  *workspace_bytes = 0;
+  if (d.b == 0 || d.co == 0) {
+    return ACLNN_SUCCESS;  // the output is empty
+  }
+  Layout layout;
+  p->bias_offset = layout.add(d.co * kFloat);
+  p->pack.add(kPackBias, 1, d.co);
+  p->bias_only = d.t == 0 || d.ci == 0 || d.k == 0;
+  if (p->bias_only) {
+    p->finish.add(kFillBias, d.tout * d.b, d.co);
+    *workspace_bytes = static_cast<uint64_t>(layout.total());
+    return ACLNN_SUCCESS;
+  }
+
+  Toeplitz& conv = p->conv;
+  conv.rows = d.tout;
+  conv.batches = d.b;
+  conv.taps = d.k;
+  conv.c = d.ci;
+  conv.n = d.co;
+  conv.block_rows = d.t + 2 * d.pad;
+  conv.data_begin = d.pad;
+  conv.data_end = d.pad + d.t;
+  conv.bias = true;
+  std::vector<int64_t> row_counts;
+  split_toeplitz(&conv, &row_counts);
+  const std::vector<double> costs = item_costs(conv, row_counts);
+  const int slots = plan_slots(costs);
+  OA_TRY(plan_toeplitz_gemms("aclnnConvTbc", &conv, row_counts, slots));
+  p->schedule = balance(costs, slots);
+
+  p->x_offset = layout.add(d.b * conv.block_rows * d.ci * kFloat);
+  p->w_offset = layout.add(d.k * d.ci * d.co * kFloat);
+  p->slot_layout = slot_layout_of(conv, nullptr);
+  p->slots_offset = layout.add(p->slot_layout.bytes * slots);
+  p->pack.add(kPackX, d.b * conv.block_rows, d.ci);
+  p->pack.add(kPackW, d.k * d.ci, d.co);
+  *workspace_bytes = static_cast<uint64_t>(layout.total());
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus plan_backward(const BackwardArgs& a, BackwardPlan* p, uint64_t* workspace_bytes) {
+  const aclTensor& x = *a.input;
+  Dims& d = p->d;
+  d = {x.shape[0], x.shape[1],     x.shape[2], a.weight->shape[2], a.weight->shape[0],
+       a.pad,      a.self->shape[0]};
+  p->g = view_of(*a.self);
+  p->x = view_of(x);
+  p->w = view_of(*a.weight);
+  p->grad_input = view_of(*a.grad_input);
+  p->grad_weight = view_of(*a.grad_weight);
+  p->grad_bias = view_of(*a.grad_bias);
+  p->g_rounding = rounding_of(a.self->dtype, a.cube_math_type);
+  p->x_rounding = rounding_of(x.dtype, a.cube_math_type);
+  p->w_rounding = rounding_of(a.weight->dtype, a.cube_math_type);
+
+  Layout layout;
+  const int64_t self_rows = d.tout * d.b;
+  p->bias_rows = rows_per_piece(d.co);
+  p->bias_sums_offset = layout.add((self_rows + p->bias_rows - 1) / p->bias_rows * d.co * 8);
+  p->bias_out_offset = layout.add(d.co * kFloat);
+  p->pack.add(kSumBias, self_rows, d.co);
+  p->finish.add(kStoreGradBias, 1, d.co);
+  p->zeros_only = d.t == 0 || d.ci == 0 || d.k == 0;
+  if (p->zeros_only) {
+    p->finish.add(kZeroGradInput, d.ci == 0 ? 0 : d.t * d.b, d.ci);
+    p->finish.add(kZeroGradWeight, d.k * d.ci, d.co);
+    *workspace_bytes = static_cast<uint64_t>(layout.total());
+    return ACLNN_SUCCESS;
+  }
+
+  // gradInput[s] = sum over j of gpad[s + j] . w[k - 1 - j]^T, gpad row u = self row u + pad - k + 1.
+  Toeplitz& ig = p->input_grad;
+  ig.rows = d.t;
+  ig.batches = d.b;
+  ig.taps = d.k;
+  ig.c = d.co;
+  ig.n = d.ci;
+  ig.block_rows = d.t + d.k - 1;
+  ig.data_begin = std::max<int64_t>(0, d.k - 1 - d.pad);
+  ig.data_end = std::min(ig.block_rows, d.k - 1 - d.pad + d.tout);
+  WeightGrad& wg = p->weight_grad;
+  wg.taps = d.k;
+  wg.batches = d.b;
+  wg.ci = d.ci;
+  wg.co = d.co;
+  wg.pad = d.pad;
+  wg.t_in = d.t;
+  wg.tout = d.tout;
+  wg.lead = std::min(d.pad, d.tout);
+  wg.trail_begin = std::max(wg.lead, d.tout - d.pad);
+  // gradWeight reads input and self in place when they are dense FLOAT rows, and writes itself
+  // when it is dense FLOAT matrices.
+  p->x_in_place = p->x_rounding == Rounding::none && dense_float(x, true);
+  p->g_in_place = p->g_rounding == Rounding::none && dense_float(*a.self, true);
+  p->direct_weight = dense_float(*a.grad_weight, false);
+  wg.gw_k = p->direct_weight ? p->grad_weight.stride[0] : d.ci * d.co;
+
+  std::vector<int64_t> row_counts;
+  split_toeplitz(&ig, &row_counts);
+  const std::vector<double> costs = item_costs(ig, row_counts, &wg);
+  const int slots = plan_slots(costs);
+  OA_TRY(plan_toeplitz_gemms("aclnnConvTbcBackward", &ig, row_counts, slots));
+  OA_TRY(plan_weight_grad_gemms("aclnnConvTbcBackward", &wg, slots));
+  p->schedule = balance(costs, slots);
+
+  const int64_t lead_rows = wg.lead > 0 ? (wg.lead + d.k - 1) * d.b : 0;
+  const int64_t trail_rows = d.tout > wg.trail_begin ? (d.tout - wg.trail_begin + d.k - 1) * d.b
+                                                     : 0;
+  p->g_pad_offset = layout.add(d.b * ig.block_rows * d.co * kFloat);
+  p->w_flip_offset = layout.add(d.k * d.co * d.ci * kFloat);
+  p->x_rows_offset = layout.add(p->x_in_place ? 0 : d.t * d.b * d.ci * kFloat);
+  p->g_rows_offset = layout.add(p->g_in_place ? 0 : self_rows * d.co * kFloat);
+  p->lead_offset = layout.add(lead_rows * d.ci * kFloat);
+  p->trail_offset = layout.add(trail_rows * d.ci * kFloat);
+  p->grad_weight_offset = layout.add(p->direct_weight ? 0 : d.k * d.ci * d.co * kFloat);
+  p->slot_layout = slot_layout_of(ig, &wg);
+  p->slots_offset = layout.add(p->slot_layout.bytes * slots);
+
+  p->pack.add(kPackSelf, d.b * ig.block_rows, d.co);
+  p->pack.add(kPackFlippedWeight, d.k * d.co, d.ci);
+  if (!p->x_in_place) {
+    p->pack.add(kPackInputRows, d.t * d.b, d.ci);
+  }
+  if (p->g_in_place) {
+    p->pack.add(kScanSelfEdges, (wg.lead + d.tout - wg.trail_begin) * d.b, d.co);
+  } else {
+    p->pack.add(kPackSelfRows, self_rows, d.co);
+  }
+  p->pack.add(kPackLead, lead_rows, d.ci);
+  p->pack.add(kPackTrail, trail_rows, d.ci);
+  if (!p->direct_weight) {
+    p->finish.add(kStoreGradWeight, d.k * d.ci, d.co);
+  }
+  *workspace_bytes = static_cast<uint64_t>(layout.total());
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace oa::tbc

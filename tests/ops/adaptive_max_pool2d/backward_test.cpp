@@ -1,0 +1,356 @@
+// aclnnAdaptiveMaxPool2dBackward against the float64 reference and against the float32 order SPEC
+// section 7 fixes: overlapping windows, arbitrary indices, every dtype, index dtype and memory
+// layout, empty tensors, out-of-range indices, and the same bits for any thread count.
+#include <cmath>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/float_convert.h"
+#include "ops/adaptive_max_pool2d/pool_cases.h"
+#include "ops/adaptive_max_pool2d/pool_tensor.h"
+#include "reference/adaptive_max_pool2d.h"
+#include "test_env.h"
+
+namespace amp_test {
+namespace {
+
+constexpr double kFill = 123.0;  // gradInput's content before a launch
+
+// float32 rounded once to dtype, as a double.
+double round_to(aclDataType dtype, float v) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      return oa::half_to_float(oa::float_to_half(v));
+    case ACL_BF16:
+      return oa::bf16_to_float(oa::float_to_bf16(v));
+    default:
+      return v;
+  }
+}
+
+double epsilon(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      return std::ldexp(1.0, -11);
+    case ACL_BF16:
+      return std::ldexp(1.0, -8);
+    default:
+      return std::ldexp(1.0, -24);
+  }
+}
+
+enum class Indices { from_forward, arbitrary };
+
+// Runs the case and checks gradInput: the same bits as float32 accumulation in row-major output
+// order rounded once, within rounding of the float64 reference, and nothing written outside it.
+std::vector<uint64_t> check_backward(const PoolCase& c, Indices kind, std::mt19937_64& rng) {
+  SCOPED_TRACE(c.describe() + (kind == Indices::arbitrary ? ", arbitrary indices" : ""));
+  const oa_ref::PoolShape s = c.ref_shape();
+  std::vector<int64_t> index_values;
+  if (kind == Indices::from_forward) {
+    const std::vector<double> x = random_values(rng, s.planes * s.h * s.w, Values::ties);
+    index_values = oa_ref::adaptive_max_pool2d(x, s).indices;
+  } else {
+    for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
+      index_values.push_back(static_cast<int64_t>(rng() % (s.h * s.w)));
+    }
+  }
+  PoolTensor grad_output(c.output_shape(), c.dtype, c.output_layout);
+  PoolTensor self(c.shape, c.dtype);
+  PoolTensor indices(c.output_shape(), c.index_dtype, c.index_layout);
+  PoolTensor grad_input(c.shape, c.dtype, c.input_layout);
+  grad_output.write(random_values(rng, s.planes * s.ho * s.wo, Values::spread));
+  indices.write_ints(index_values);
+  grad_input.write(std::vector<double>(s.planes * s.h * s.w, kFill));
+  EXPECT_EQ(run_backward(grad_output.get(), self.get(), indices.get(), grad_input.get()),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+
+  const std::vector<double> g = grad_output.read();
+  const std::vector<double> ref = oa_ref::adaptive_max_pool2d_backward(g, index_values, s);
+  const std::vector<double> magnitude =
+      oa_ref::adaptive_max_pool2d_backward_magnitude(g, index_values, s);
+  const std::vector<float> ordered =
+      oa_ref::adaptive_max_pool2d_backward_float32_order(g, index_values, s);
+  const std::vector<double> got = grad_input.read();
+  int mismatches = 0;
+  for (size_t k = 0; k < ref.size() && mismatches < 5; ++k) {
+    const double expected = round_to(c.dtype, ordered[k]);
+    const double tolerance =
+        magnitude[k] * std::ldexp(1.0, -20) + epsilon(c.dtype) * std::fabs(ref[k]);
+    if (!same_value(got[k], expected) || std::fabs(got[k] - ref[k]) > tolerance) {
+      ADD_FAILURE() << "gradInput element " << k << ": got " << got[k] << ", float32 order gives "
+                    << expected << ", float64 reference " << ref[k];
+      ++mismatches;
+    }
+  }
+  EXPECT_TRUE(grad_input.only_view_written());
+  return grad_input.read_bits();
+}
+
+PoolCase simple_case(std::vector<int64_t> shape, int64_t ho, int64_t wo,
+                     aclDataType dtype = ACL_FLOAT) {
+  PoolCase c;
+  c.shape = std::move(shape);
+  c.ho = ho;
+  c.wo = wo;
+  c.dtype = dtype;
+  return c;
+}
+
+// The tensors of one hand-written problem, gradInput pre-filled with kFill.
+struct Problem {
+  Problem(const PoolCase& c, const std::vector<double>& grad, const std::vector<int64_t>& index)
+      : grad_output(c.output_shape(), c.dtype, c.output_layout),
+        self(c.shape, c.dtype),
+        indices(c.output_shape(), c.index_dtype, c.index_layout),
+        grad_input(c.shape, c.dtype, c.input_layout) {
+    grad_output.write(grad);
+    indices.write_ints(index);
+    grad_input.write(std::vector<double>(grad_input.numel(), kFill));
+  }
+  aclnnStatus run() {
+    return run_backward(grad_output.get(), self.get(), indices.get(), grad_input.get());
+  }
+  PoolTensor grad_output;
+  PoolTensor self;
+  PoolTensor indices;
+  PoolTensor grad_input;
+};
+
+TEST(AdaptiveMaxPool2dBackward, SeedExampleWithAValidIndex) {
+  PoolCase c = simple_case({1, 1, 2, 2}, 1, 1);
+  c.index_dtype = ACL_INT32;
+  Problem p(c, {0.4757}, {3});
+  ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(p.grad_input.read(), (std::vector<double>{0, 0, 0, static_cast<float>(0.4757)}));
+}
+
+// H = 5 into 3 rows: windows [0, 2), [1, 4), [3, 5) share rows 1 and 3.
+TEST(AdaptiveMaxPool2dBackward, OverlappingWindowsAccumulate) {
+  Problem p(simple_case({1, 5, 1}, 3, 1), {1, 2, 4}, {1, 1, 3});
+  ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(p.grad_input.read(), (std::vector<double>{0, 3, 0, 4, 0}));
+}
+
+TEST(AdaptiveMaxPool2dBackward, AccumulatesInFloat32InRowMajorOutputOrder) {
+  // Row-major: (1 + 1e8) rounds to 1e8 in float32, then - 1e8 gives 0; the reverse order gives
+  // the exact sum, 1.
+  Problem p(simple_case({1, 1, 2}, 1, 3), {1, 1e8, -1e8}, {1, 1, 1});
+  ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(p.grad_input.read(), (std::vector<double>{0, 0}));
+}
+
+TEST(AdaptiveMaxPool2dBackward, SixteenBitResultsAreRoundedOnce) {
+  // 1 + 2^-8 + 2^-8 = 1 + 2^-7 in float32, a bfloat16 value; rounding after each addition would
+  // give 1 (1 + 2^-8 is a tie that rounds to even).
+  const double tiny = std::ldexp(1.0, -8);
+  Problem p(simple_case({1, 1, 1}, 1, 3, ACL_BF16), {1, tiny, tiny}, {0, 0, 0});
+  ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(p.grad_input.read(), (std::vector<double>{1 + 2 * tiny}));
+}
+
+TEST(AdaptiveMaxPool2dBackward, RandomCasesWithForwardIndices) {
+  std::mt19937_64 rng(31337);
+  for (int k = 0; k < 200 && !HasFailure(); ++k) {
+    // Every other case on the baseline loops.
+    oa_test::ScopedEnv isa("OPENACLNN_CPU_ISA", k % 2 == 0 ? "simd" : "scalar");
+    check_backward(random_case(rng), Indices::from_forward, rng);
+  }
+}
+
+// Indices need not lie in their own window (as in PyTorch); many name the same position.
+TEST(AdaptiveMaxPool2dBackward, RandomCasesWithArbitraryIndices) {
+  std::mt19937_64 rng(4242);
+  for (int k = 0; k < 200 && !HasFailure(); ++k) {
+    oa_test::ScopedEnv isa("OPENACLNN_CPU_ISA", k % 2 == 0 ? "simd" : "scalar");
+    check_backward(random_case(rng), Indices::arbitrary, rng);
+  }
+}
+
+// Several chunks, more channels than one channels-last block, every dtype and layout kind.
+TEST(AdaptiveMaxPool2dBackward, LargerCasesInEveryLayout) {
+  std::mt19937_64 rng(5);
+  for (const Layout& layout : {Layout{}, channels_last(4), Layout{{}, 1, 3, 5}, Layout{{}, 2}}) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      PoolCase c = simple_case({3, 40, 17, 23}, 5, 7, dtype);
+      c.input_layout = c.output_layout = c.index_layout = layout;
+      check_backward(c, Indices::from_forward, rng);
+      check_backward(c, Indices::arbitrary, rng);
+    }
+  }
+}
+
+// A channels-last plane too large for per-chunk scratch of 32 channels (4 MiB) takes the plane
+// loop nest.
+TEST(AdaptiveMaxPool2dBackward, LargeChannelsLastPlane) {
+  std::mt19937_64 rng(6);
+  PoolCase c = simple_case({1, 32, 182, 182}, 3, 5, ACL_BF16);
+  c.input_layout = c.output_layout = c.index_layout = channels_last(4);
+  check_backward(c, Indices::arbitrary, rng);
+}
+
+TEST(AdaptiveMaxPool2dBackward, EmptySelfDoesNothing) {
+  // The indices would be out of range for any plane: with no gradInput element nothing is read.
+  Problem p(simple_case({2, 0, 4}, 3, 3), std::vector<double>(18, 1.0),
+            std::vector<int64_t>(18, 99));
+  EXPECT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_TRUE(p.grad_input.only_view_written());
+  Problem batch(simple_case({0, 2, 4, 4}, 2, 2), {}, {});
+  EXPECT_EQ(batch.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+}
+
+TEST(AdaptiveMaxPool2dBackward, EmptyGradOutputZeroesGradInput) {
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    PoolCase c = simple_case({2, 3, 4, 4}, 0, 2, dtype);
+    c.input_layout = Layout{{}, 1, 2, 1};
+    Problem p(c, {}, {});
+    ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(p.grad_input.read(), std::vector<double>(2 * 3 * 4 * 4, 0.0));
+    EXPECT_TRUE(p.grad_input.only_view_written());
+  }
+}
+
+// The seed's example passes index 6 for a 2x2 plane.
+TEST(AdaptiveMaxPool2dBackward, OutOfRangeIndexIsADataError) {
+  PoolCase c = simple_case({1, 1, 2, 2}, 1, 1);
+  c.index_dtype = ACL_INT32;
+  Problem p(c, {0.4757}, {6});
+  oa_test::expect_error(p.run(), ACLNN_ERR_RUNTIME_ERROR,
+                        {"aclnnAdaptiveMaxPool2dBackward", "indices[0, 0, 0, 0] = 6",
+                         "out of range", "[0, 4)", "gradInput was not written"});
+  EXPECT_EQ(p.grad_input.read(), std::vector<double>(4, kFill));
+  EXPECT_TRUE(p.grad_input.only_view_written());
+}
+
+TEST(AdaptiveMaxPool2dBackward, NegativeIndexIsADataError) {
+  std::vector<int64_t> index(3 * 2 * 2, 0);
+  index[1 * 4 + 0 * 2 + 1] = -1;
+  Problem p(simple_case({3, 4, 4}, 2, 2, ACL_BF16), std::vector<double>(12, 1.0), index);
+  oa_test::expect_error(p.run(), ACLNN_ERR_RUNTIME_ERROR, {"indices[1, 0, 1] = -1", "[0, 16)"});
+  EXPECT_EQ(p.grad_input.read(), std::vector<double>(48, kFill));
+}
+
+// With many chunks and threads, the first bad index in row-major order is named and no element of
+// gradInput is written, in both loop nests.
+TEST(AdaptiveMaxPool2dBackward, FirstBadIndexIsNamedAndNothingIsWritten) {
+  for (const Layout& layout : {Layout{}, channels_last(4)}) {
+    for (aclDataType index_dtype : {ACL_INT32, ACL_INT64}) {
+      PoolCase c = simple_case({4, 40, 16, 16}, 8, 8);
+      c.index_dtype = index_dtype;
+      c.input_layout = c.output_layout = c.index_layout = layout;
+      std::vector<int64_t> index(4 * 40 * 64, 17);
+      index[((3 * 40 + 39) * 8 + 7) * 8 + 7] = 256;
+      index[((2 * 40 + 5) * 8 + 1) * 8 + 3] = 1000;
+      Problem p(c, std::vector<double>(index.size(), 1.0), index);
+      oa_test::expect_error(p.run(), ACLNN_ERR_RUNTIME_ERROR, {"indices[2, 5, 1, 3] = 1000"});
+      EXPECT_EQ(p.grad_input.read(), std::vector<double>(4 * 40 * 256, kFill));
+      EXPECT_TRUE(p.grad_input.only_view_written());
+    }
+  }
+}
+
+// Also the same bits from the baseline loops (OPENACLNN_CPU_ISA=scalar) and the vector ones.
+TEST(AdaptiveMaxPool2dBackward, SameBitsForAnyThreadCountAndInstructionSet) {
+  for (const Layout& layout : {Layout{}, channels_last(4)}) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+      PoolCase c = simple_case({2, 40, 23, 19}, 9, 7, dtype);
+      c.input_layout = c.output_layout = c.index_layout = layout;
+      std::vector<uint64_t> first;
+      for (const char* isa : {"simd", "scalar"}) {
+        oa_test::ScopedEnv isa_env("OPENACLNN_CPU_ISA", isa);
+        for (const char* threads : {"1", "2", "3"}) {
+          oa_test::ScopedEnv threads_env("OPENACLNN_NUM_THREADS", threads);
+          std::mt19937_64 rng(11);  // the same problem each time
+          const std::vector<uint64_t> bits = check_backward(c, Indices::arbitrary, rng);
+          if (first.empty()) {
+            first = bits;
+          } else {
+            EXPECT_EQ(bits, first) << isa << ", " << threads << " threads";
+          }
+        }
+      }
+    }
+  }
+}
+
+// self's data is never read, so gradInput may be the very same view.
+TEST(AdaptiveMaxPool2dBackward, GradInputMayShareSelfMemory) {
+  Problem p(simple_case({1, 2, 2}, 1, 1), {2.5}, {2});
+  ASSERT_EQ(
+      run_backward(p.grad_output.get(), p.grad_input.get(), p.indices.get(), p.grad_input.get()),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(p.grad_input.read(), (std::vector<double>{0, 0, 2.5, 0}));
+}
+
+// A repeatable executor runs twice over a workspace full of garbage and gives the same bits.
+TEST(AdaptiveMaxPool2dBackward, ResultsDoNotDependOnTheWorkspace) {
+  std::mt19937_64 rng(3);
+  PoolCase c = simple_case({2, 3, 9, 9}, 4, 4, ACL_BF16);
+  const oa_ref::PoolShape s = c.ref_shape();
+  std::vector<int64_t> index;
+  for (int64_t k = 0; k < s.planes * 16; ++k) {
+    index.push_back(static_cast<int64_t>(rng() % 81));
+  }
+  Problem p(c, random_values(rng, s.planes * 16, Values::spread), index);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(p.grad_output.get(), p.self.get(),
+                                                           p.indices.get(), p.grad_input.get(),
+                                                           &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_GT(workspace_size, 0u);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+  oa_test::DeviceBuffer workspace(workspace_size);
+  std::vector<uint64_t> first;
+  for (unsigned char garbage : {0xFF, 0x7F}) {
+    workspace.write(std::vector<unsigned char>(workspace_size, garbage));
+    ASSERT_EQ(aclnnAdaptiveMaxPool2dBackward(workspace.get(), workspace_size, executor, nullptr),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    if (first.empty()) {
+      first = p.grad_input.read_bits();
+    } else {
+      EXPECT_EQ(p.grad_input.read_bits(), first);
+    }
+  }
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  const std::vector<double> ref =
+      oa_ref::adaptive_max_pool2d_backward(p.grad_output.read(), index, s);
+  const std::vector<double> got = p.grad_input.read();
+  for (size_t k = 0; k < ref.size(); ++k) {
+    EXPECT_NEAR(got[k], ref[k], std::fabs(ref[k]) * epsilon(ACL_BF16) + 1e-6) << k;
+  }
+}
+
+// Positions past 2^24 are exact (CANN's kernel has a 2^24 limit when windows overlap).
+TEST(AdaptiveMaxPool2dBackward, PlanesLargerThan2To24) {
+  const int64_t w = (int64_t{1} << 24) + 3;
+  const int64_t last = (int64_t{1} << 24) + 1;  // no float32 names it
+  oa_test::DeviceBuffer grad_buffer(3 * sizeof(float));
+  oa_test::DeviceBuffer index_buffer(3 * sizeof(int64_t));
+  oa_test::DeviceBuffer out_buffer(w * sizeof(float));
+  grad_buffer.write(std::vector<float>{1, 2, 3});
+  index_buffer.write(std::vector<int64_t>{0, w / 3, last});
+  auto grad = oa_test::make_tensor({1, 1, 3}, ACL_FLOAT, grad_buffer.get());
+  auto index = oa_test::make_tensor({1, 1, 3}, ACL_INT64, index_buffer.get());
+  auto out = oa_test::make_tensor({1, 1, w}, ACL_FLOAT, out_buffer.get());
+  ASSERT_EQ(run_backward(grad.get(), out.get(), index.get(), out.get()), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  // The nonzero elements: exactly the three scattered.
+  const std::vector<float> got = out_buffer.read<float>();
+  std::vector<std::pair<int64_t, float>> nonzero;
+  for (int64_t k = 0; k < w; ++k) {
+    if (got[k] != 0) {
+      nonzero.emplace_back(k, got[k]);
+    }
+  }
+  EXPECT_EQ(nonzero, (std::vector<std::pair<int64_t, float>>{{0, 1}, {w / 3, 2}, {last, 3}}));
+}
+
+}  // namespace
+}  // namespace amp_test

@@ -1,0 +1,246 @@
+// Determinism (SPEC section 6): bitwise-equal outputs for any thread count (OPENACLNN_NUM_THREADS,
+// read at launch) on cases spanning several 65536-element chunks, and for the SIMD and the scalar
+// kernels (OPENACLNN_CPU_ISA=scalar, read in phase 1) for every dtype mix, with infinities, NaN
+// and float16/bfloat16 rounding ties among the values.
+#include <cstring>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ops/smooth_l1_loss/cases.h"
+#include "ops/smooth_l1_loss/run.h"
+#include "test_env.h"
+
+namespace {
+
+using namespace sl1_test;
+
+// Runs `run(c)` with the variable set (or unset) and returns the output's whole buffer, after
+// restoring the buffer's bytes from `before` so that every run starts alike.
+template <typename Case, typename Run>
+std::vector<unsigned char> output_bytes(Case& c, Operand& out,
+                                        const std::vector<unsigned char>& before,
+                                        const char* variable, std::optional<std::string> value,
+                                        const Run& run) {
+  out.storage->host = before;
+  out.storage->upload();
+  aclnnStatus status = ACLNN_SUCCESS;
+  {
+    oa_test::ScopedEnv scoped(variable, value);
+    status = run(c);
+  }
+  EXPECT_EQ(status, ACLNN_SUCCESS) << aclGetRecentErrMsg() << "\n" << c.describe();
+  out.storage->download();
+  return out.storage->host;
+}
+
+// Index of the first differing byte, or -1.
+int64_t first_difference(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i] != b[i]) {
+      return static_cast<int64_t>(i);
+    }
+  }
+  return a.size() == b.size() ? -1 : static_cast<int64_t>(std::min(a.size(), b.size()));
+}
+
+// ~300000-element broadcast cases with every reduction: the same bits for 1, 2 and 3 threads.
+TEST(SmoothL1LossDeterminism, ThreadCount) {
+  std::mt19937 rng(3001);
+  const std::optional<std::string> counts[] = {std::string("1"), std::string("2"),
+                                               std::string("3")};
+  for (int64_t reduction = 0; reduction < 3; ++reduction) {
+    BackwardCase b;
+    b.reduction = reduction;
+    b.beta = 0.5f;
+    b.grad_output =
+        random_operand(rng, "gradOutput", {600, 1}, ACL_BF16, ViewStyle(), true, b.beta);
+    // self transposed against gradInput: the engine walks it in tiles of rows.
+    b.self =
+        random_operand(rng, "self", {600, 500}, ACL_FLOAT, ViewStyle::contiguous(), true, b.beta);
+    b.self.strides = {1, 600};
+    attach_tensor(&b.self);
+    b.target = random_operand(rng, "target", {500}, ACL_FLOAT16, ViewStyle(), true, b.beta);
+    b.grad_input = random_operand(rng, "gradInput", {600, 500}, kFloatTypes[reduction], ViewStyle(),
+                                  false, b.beta);
+    const std::vector<unsigned char> before = b.grad_input.storage->host;
+    std::vector<unsigned char> first;
+    for (const auto& count : counts) {
+      std::vector<unsigned char> bytes =
+          output_bytes(b, b.grad_input, before, "OPENACLNN_NUM_THREADS", count, run_backward);
+      if (first.empty()) {
+        first = bytes;
+      } else {
+        EXPECT_EQ(first_difference(first, bytes), -1)
+            << "backward, " << *count << " threads\n  " << b.describe();
+      }
+    }
+
+    ForwardCase f;
+    f.reduction = reduction;
+    f.beta = 1.0f;
+    f.self = random_operand(rng, "self", {3, 1, 400}, ACL_FLOAT16, ViewStyle(), true, f.beta);
+    f.target = random_operand(rng, "target", {250, 1}, ACL_FLOAT, ViewStyle(), true, f.beta);
+    f.result = random_operand(rng, "result", reduction == 0 ? Dims{3, 250, 400} : Dims{},
+                              kFloatTypes[reduction], ViewStyle(), false, f.beta);
+    const std::vector<unsigned char> result_before = f.result.storage->host;
+    first.clear();
+    for (const auto& count : counts) {
+      std::vector<unsigned char> bytes =
+          output_bytes(f, f.result, result_before, "OPENACLNN_NUM_THREADS", count, run_forward);
+      if (first.empty()) {
+        first = bytes;
+      } else {
+        EXPECT_EQ(first_difference(first, bytes), -1)
+            << "forward, " << *count << " threads\n  " << f.describe();
+      }
+    }
+  }
+}
+
+// Values that make the conversions and kernels take every branch: the random mix (zeros, +-beta,
+// infinities, NaN, large values) plus float32 values exactly between two float16 or bfloat16
+// values, and NaNs of either sign with random payloads, written over FLOAT input buffers.
+void add_ties(std::mt19937& rng, Operand* operand) {
+  if (operand->dtype != ACL_FLOAT) {
+    return;
+  }
+  const int64_t count = static_cast<int64_t>(operand->storage->host.size() / 4);
+  for (int64_t i = 0; i < count; ++i) {
+    if (chance(rng, 0.03)) {
+      const auto payload = static_cast<uint32_t>(draw(rng, 1, 0x7FFFFF));
+      store_code(operand->storage.get(), ACL_FLOAT, i,
+                 (chance(rng, 0.5) ? 0xFF800000u : 0x7F800000u) | payload);
+    } else if (chance(rng, 0.3)) {
+      const aclDataType narrow = chance(rng, 0.5) ? ACL_FLOAT16 : ACL_BF16;
+      const auto code = static_cast<uint32_t>(draw(rng, 0, 0x7BFE));
+      const double tie = (oa_ref::decode(narrow, code) + oa_ref::decode(narrow, code + 1)) / 2;
+      store_code(operand->storage.get(), ACL_FLOAT, i,
+                 oa_ref::encode(ACL_FLOAT, chance(rng, 0.5) ? tie : -tie));
+    }
+  }
+  operand->storage->upload();
+}
+
+// The scalar and SIMD kernels and conversions give the same bits for every dtype mix, contiguous
+// (the vector conversions) and strided, for all reductions.
+TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
+  std::mt19937 rng(3002);
+  const ViewStyle styles[] = {ViewStyle::contiguous(), ViewStyle::input()};
+  int index = 0;
+  for (aclDataType g : kFloatTypes) {
+    for (aclDataType x : kFloatTypes) {
+      for (aclDataType y : kFloatTypes) {
+        for (aclDataType out : kFloatTypes) {
+          const ViewStyle& style = styles[index % 2];
+          BackwardCase b;
+          b.reduction = index % 3;
+          b.beta = kBetas[index % 6];
+          ++index;
+          const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
+          b.grad_output = random_operand(rng, "gradOutput", shape, g, style, true, b.beta);
+          b.self = random_operand(rng, "self", shape, x, style, true, b.beta);
+          b.target =
+              random_operand(rng, "target", {shape[1]}, y, ViewStyle::contiguous(), true, b.beta);
+          b.grad_input =
+              random_operand(rng, "gradInput", shape, out,
+                             index % 2 == 0 ? ViewStyle::contiguous() : ViewStyle(), false, b.beta);
+          add_ties(rng, &b.grad_output);
+          add_ties(rng, &b.self);
+          const std::vector<unsigned char> before = b.grad_input.storage->host;
+          const std::vector<unsigned char> simd = output_bytes(
+              b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::nullopt, run_backward);
+          const std::vector<unsigned char> scalar = output_bytes(
+              b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_backward);
+          const int64_t at = first_difference(simd, scalar);
+          EXPECT_EQ(at, -1) << "backward SIMD and scalar differ at byte " << at << "\n  "
+                            << b.describe();
+        }
+      }
+    }
+  }
+  index = 0;
+  for (aclDataType x : kFloatTypes) {
+    for (aclDataType y : kFloatTypes) {
+      for (aclDataType out : kFloatTypes) {
+        for (int64_t reduction = 0; reduction < 3; ++reduction) {
+          const ViewStyle& style = styles[index % 2];
+          ForwardCase f;
+          f.reduction = reduction;
+          f.beta = kBetas[index % 6];
+          ++index;
+          const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
+          f.self = random_operand(rng, "self", shape, x, style, true, f.beta);
+          f.target = random_operand(rng, "target", shape, y, style, true, f.beta);
+          f.result = random_operand(rng, "result", reduction == 0 ? shape : Dims{1}, out,
+                                    ViewStyle::contiguous(), false, f.beta);
+          add_ties(rng, &f.self);
+          const std::vector<unsigned char> before = f.result.storage->host;
+          const std::vector<unsigned char> simd =
+              output_bytes(f, f.result, before, "OPENACLNN_CPU_ISA", std::nullopt, run_forward);
+          const std::vector<unsigned char> scalar = output_bytes(
+              f, f.result, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_forward);
+          const int64_t at = first_difference(simd, scalar);
+          EXPECT_EQ(at, -1) << "forward SIMD and scalar differ at byte " << at << "\n  "
+                            << f.describe();
+        }
+      }
+    }
+  }
+}
+
+// Outputs of 16 MiB and more are written with streaming stores (after a head of normal stores up to
+// the vector alignment): a FLOAT gradInput in place on self, one element past a 64-byte boundary,
+// and a FLOAT forward result at offset 1; the same bits as the scalar path, nothing written
+// outside the view.
+TEST(SmoothL1LossDeterminism, LargeOutputsWithStreamingStores) {
+  std::mt19937 rng(3003);
+  const int64_t rows = 2100;
+  const int64_t columns = 2000;  // 4.2 million floats, 16.8 MB
+  auto contiguous_at = [&](Operand* operand, int64_t offset) {
+    operand->strides = {columns, 1};
+    operand->offset = offset;
+    attach_tensor(operand);
+  };
+  BackwardCase b;
+  b.reduction = 1;
+  b.beta = 1.0f;
+  b.grad_output =
+      random_operand(rng, "gradOutput", {rows, 1}, ACL_FLOAT16, ViewStyle(), true, b.beta);
+  b.target = random_operand(rng, "target", {columns}, ACL_BF16, ViewStyle(), true, b.beta);
+  b.self = random_operand(rng, "self", {rows * columns + 3}, ACL_FLOAT, ViewStyle::contiguous(),
+                          true, b.beta);
+  b.self.shape = {rows, columns};
+  contiguous_at(&b.self, 1);
+  b.grad_input = alias_of(b.self, "gradInput");
+  const std::vector<unsigned char> before = b.self.storage->host;
+  const std::vector<unsigned char> simd =
+      output_bytes(b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::nullopt, run_backward);
+  const std::vector<unsigned char> scalar = output_bytes(
+      b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_backward);
+  EXPECT_EQ(first_difference(simd, scalar), -1) << "backward\n  " << b.describe();
+  EXPECT_EQ(std::memcmp(simd.data(), before.data(), 4), 0) << "the element before the view";
+  EXPECT_EQ(std::memcmp(simd.data() + simd.size() - 8, before.data() + before.size() - 8, 8), 0)
+      << "the elements after the view";
+  EXPECT_NE(std::memcmp(simd.data() + 4, before.data() + 4, 4 * rows * columns), 0);
+
+  ForwardCase f;
+  f.beta = 0.5f;
+  f.self = random_operand(rng, "self", {rows, 1}, ACL_FLOAT, ViewStyle(), true, f.beta);
+  f.target = random_operand(rng, "target", {columns}, ACL_FLOAT16, ViewStyle(), true, f.beta);
+  f.result = random_operand(rng, "result", {rows * columns + 1}, ACL_FLOAT, ViewStyle::contiguous(),
+                            false, f.beta);
+  f.result.shape = {rows, columns};
+  contiguous_at(&f.result, 1);
+  const std::vector<unsigned char> result_before = f.result.storage->host;
+  const std::vector<unsigned char> forward_simd =
+      output_bytes(f, f.result, result_before, "OPENACLNN_CPU_ISA", std::nullopt, run_forward);
+  const std::vector<unsigned char> forward_scalar = output_bytes(
+      f, f.result, result_before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_forward);
+  EXPECT_EQ(first_difference(forward_simd, forward_scalar), -1) << "forward\n  " << f.describe();
+  EXPECT_EQ(std::memcmp(forward_simd.data(), result_before.data(), 4), 0)
+      << "the element before the view";
+}
+
+}  // namespace

@@ -1,0 +1,104 @@
+// aclnnConvTbc and aclnnConvTbcBackward against PyTorch's CPU conv_tbc and conv_tbc_backward on
+// random sizes and non-contiguous views.
+//
+// Agreement bound, per element, from the float64 reference's magnitude M (the sum of |terms|) over
+// n terms: each float32 evaluation is within gamma(n) M of the exact value, so two of them differ
+// by at most 2 gamma(n + 4) M. For BF16, PyTorch rounds its output to bfloat16 after each of its K
+// per-tap additions, so the bound there is that plus (K + 2) half-units of bfloat16's last place
+// relative to M.
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ops/conv_tbc/tbc_random.h"
+
+namespace tbc_test {
+namespace {
+
+at::Tensor torch_tensor(const TestTensor& t) {
+  return at::tensor(t.values(), at::kDouble)
+      .to(at::kFloat)
+      .to(t.dtype() == ACL_BF16 ? at::kBFloat16 : at::kFloat)
+      .reshape(t.shape());
+}
+
+std::vector<double> values_of(const at::Tensor& t) {
+  const at::Tensor d = t.to(at::kDouble).contiguous();
+  return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
+}
+
+void expect_agree(TestTensor* ours, const at::Tensor& theirs, const oa_ref::Sums& ref,
+                  int64_t terms, int64_t taps, const std::string& what) {
+  ASSERT_TRUE(ours->read());
+  const std::vector<double> torch = values_of(theirs);
+  ASSERT_EQ(torch.size(), ours->values().size()) << what;
+  const double slack =
+      2 * gamma(terms + 4) + (ours->dtype() == ACL_BF16 ? (taps + 2) * 0x1p-8 : 0.0);
+  int failures = 0;
+  for (size_t i = 0; i < torch.size(); ++i) {
+    const double a = ours->values()[i];
+    const double b = torch[i];
+    const bool ok = std::isnan(a) ? std::isnan(b) : std::fabs(a - b) <= slack * ref.magnitude[i];
+    if (!ok && ++failures <= 5) {
+      ADD_FAILURE() << what << ": element " << i << ": ours " << a << ", PyTorch " << b
+                    << ", magnitude " << ref.magnitude[i];
+    }
+  }
+  EXPECT_EQ(failures, 0) << what;
+}
+
+TEST(ConvTbcTorch, ForwardMatchesPyTorch) {
+  std::mt19937 rng(31);
+  for (int i = 0; i < 40 && !HasFailure(); ++i) {
+    const TbcSizes s = random_sizes(&rng);
+    const aclDataType dtype = i % 3 == 2 ? ACL_BF16 : ACL_FLOAT;
+    SCOPED_TRACE(sizes_string(s));
+    TestTensor x({s.t, s.b, s.ci}, dtype, random_layout(&rng, true), &rng);
+    TestTensor w({s.k, s.ci, s.co}, dtype, random_layout(&rng, true), &rng);
+    TestTensor bias({s.co}, dtype, Layout::contiguous, &rng);
+    TestTensor out({s.tout(), s.b, s.co}, dtype, random_layout(&rng, false), &rng);
+    fill(&x, Data::normal, &rng);
+    fill(&w, Data::normal, &rng);
+    fill(&bias, Data::normal, &rng);
+    call_forward(&x, &w, &bias, &out, s.pad, 0);
+    const at::Tensor theirs =
+        at::conv_tbc(torch_tensor(x), torch_tensor(w), torch_tensor(bias), s.pad);
+    const oa_ref::Sums ref = oa_ref::conv_tbc(s, x.values(), w.values(), bias.values());
+    expect_agree(&out, theirs, ref, oa_ref::conv_tbc_terms(s), s.k, "output");
+  }
+}
+
+TEST(ConvTbcTorch, BackwardMatchesPyTorch) {
+  std::mt19937 rng(32);
+  for (int i = 0; i < 40 && !HasFailure(); ++i) {
+    BackwardCase c;
+    c.s = random_sizes(&rng);
+    const TbcSizes& s = c.s;
+    c.g = c.x = c.w = c.bias = c.grad_weight = i % 3 == 2 ? ACL_BF16 : ACL_FLOAT;
+    c.g_layout = random_layout(&rng, true);
+    c.x_layout = random_layout(&rng, true);
+    c.grad_input_layout = random_layout(&rng, false);
+    c.grad_weight_layout = random_layout(&rng, false);
+    SCOPED_TRACE(sizes_string(s));
+    BackwardTensors t(c, &rng);
+    t.fill_all(Data::normal, &rng);
+    call_backward(&t, s.pad, 0);
+    const auto theirs = at::conv_tbc_backward(torch_tensor(t.g), torch_tensor(t.x),
+                                              torch_tensor(t.w), torch_tensor(t.bias), s.pad);
+    const std::vector<double>& g = t.g.values();
+    expect_agree(&t.grad_input, std::get<0>(theirs),
+                 oa_ref::conv_tbc_grad_input(s, g, t.w.values()), oa_ref::grad_input_terms(s),
+                 s.k, "gradInput");
+    expect_agree(&t.grad_weight, std::get<1>(theirs),
+                 oa_ref::conv_tbc_grad_weight(s, t.x.values(), g), oa_ref::grad_weight_terms(s),
+                 s.k, "gradWeight");
+    expect_agree(&t.grad_bias, std::get<2>(theirs), oa_ref::conv_tbc_grad_bias(s, g),
+                 oa_ref::grad_bias_terms(s), s.k, "gradBias");
+  }
+}
+
+}  // namespace
+}  // namespace tbc_test
