@@ -38,8 +38,8 @@ struct Sizes {
 // The cases: a typical layer, small channels with a large kernel, a mid-size kernel, a
 // long sequence of batch 1, and the seed example (per-call overhead).
 constexpr Sizes kCases[] = {
-    {"a", 512, 16, 256, 256, 3, 1},  {"b", 653, 10, 21, 129, 48, 29},
-    {"c", 1024, 8, 64, 64, 31, 15},  {"d", 16384, 1, 128, 128, 5, 2},
+    {"a", 512, 16, 256, 256, 3, 1}, {"b", 653, 10, 21, 129, 48, 29},
+    {"c", 1024, 8, 64, 64, 31, 15}, {"d", 16384, 1, 128, 128, 5, 2},
     {"e", 5, 1, 2, 2, 1, 0},
 };
 
@@ -182,9 +182,8 @@ Step torch_backward(const Sizes& s, aclDataType dtype) {
 // above. Looked up at run time in the oneDNN that libopenaclnn has loaded (the harness links only
 // OpenBLAS), so that this file needs no build change.
 constexpr int kGemmSize = 2048;
-using Sgemm = dnnl_status_t (*)(char, char, dnnl_dim_t, dnnl_dim_t, dnnl_dim_t, float,
-                                const float*, dnnl_dim_t, const float*, dnnl_dim_t, float, float*,
-                                dnnl_dim_t);
+using Sgemm = dnnl_status_t (*)(char, char, dnnl_dim_t, dnnl_dim_t, dnnl_dim_t, float, const float*,
+                                dnnl_dim_t, const float*, dnnl_dim_t, float, float*, dnnl_dim_t);
 
 Step onednn_sgemm() {
   void* library = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_NOLOAD);

@@ -90,45 +90,51 @@ inline void unravel(const ElementwiseLoop& loop, int64_t position, int dims, int
   }
 }
 
+// Calls body(chunk, strip) for the strips of one chunk, in order.
+template <typename Body>
+void walk_chunk(const ElementwiseLoop& loop, int64_t chunk, const Body& body) {
+  const int inner = loop.rank - 1;
+  int64_t index[kMaxElementwiseRank];
+  if (loop.tiled) {
+    const int64_t rows = loop.shape[inner - 1];
+    const int64_t row_blocks = (rows + kTileRows - 1) / kTileRows;
+    unravel(loop, chunk / row_blocks, inner - 1, index);
+    const int64_t first_row = chunk % row_blocks * kTileRows;
+    const int64_t last_row = std::min(rows, first_row + kTileRows);
+    for (int64_t column = 0; column < loop.shape[inner]; column += kTileCols) {
+      index[inner] = column;
+      for (index[inner - 1] = first_row; index[inner - 1] < last_row; ++index[inner - 1]) {
+        body(chunk, strip_at(loop, index, std::min(kTileCols, loop.shape[inner] - column)));
+      }
+    }
+    return;
+  }
+  const int64_t begin = chunk * kElementwiseChunk;
+  const int64_t end = std::min(loop.numel, begin + kElementwiseChunk);
+  unravel(loop, begin, loop.rank, index);
+  for (int64_t position = begin; position < end;) {
+    const Strip strip =
+        strip_at(loop, index, std::min(loop.shape[inner] - index[inner], end - position));
+    body(chunk, strip);
+    position += strip.n;
+    index[inner] += strip.n;
+    for (int d = inner; d > 0 && index[d] == loop.shape[d]; --d) {
+      index[d] = 0;
+      ++index[d - 1];
+    }
+  }
+}
+
 // Calls body(chunk, strip) for every strip of every chunk. Chunks run in parallel (when there are
-// at least two chunks' worth of elements); the strips of one chunk run in order, on one thread.
+// at least two chunks' worth of elements); the strips of one chunk run in order, on one thread,
+// and end with a store fence for the non-temporal stores a kernel may have made.
 template <typename Body>
 void for_each_strip(const ElementwiseLoop& loop, const Body& body) {
-  const int inner = loop.rank - 1;
-  parallel_for(
-      loop.chunks(),
-      [&](int64_t chunk) {
-        int64_t index[kMaxElementwiseRank];
-        if (loop.tiled) {
-          const int64_t rows = loop.shape[inner - 1];
-          const int64_t row_blocks = (rows + kTileRows - 1) / kTileRows;
-          unravel(loop, chunk / row_blocks, inner - 1, index);
-          const int64_t first_row = chunk % row_blocks * kTileRows;
-          const int64_t last_row = std::min(rows, first_row + kTileRows);
-          for (int64_t column = 0; column < loop.shape[inner]; column += kTileCols) {
-            index[inner] = column;
-            for (index[inner - 1] = first_row; index[inner - 1] < last_row; ++index[inner - 1]) {
-              body(chunk, strip_at(loop, index, std::min(kTileCols, loop.shape[inner] - column)));
-            }
-          }
-          return;
-        }
-        const int64_t begin = chunk * kElementwiseChunk;
-        const int64_t end = std::min(loop.numel, begin + kElementwiseChunk);
-        unravel(loop, begin, loop.rank, index);
-        for (int64_t position = begin; position < end;) {
-          const Strip strip =
-              strip_at(loop, index, std::min(loop.shape[inner] - index[inner], end - position));
-          body(chunk, strip);
-          position += strip.n;
-          index[inner] += strip.n;
-          for (int d = inner; d > 0 && index[d] == loop.shape[d]; --d) {
-            index[d] = 0;
-            ++index[d - 1];
-          }
-        }
-      },
-      loop.numel >= 2 * kElementwiseChunk);
+  auto chunk_body = [&](int64_t chunk) {
+    walk_chunk(loop, chunk, body);
+    store_fence();
+  };
+  parallel_for(loop.chunks(), chunk_body, loop.numel >= 2 * kElementwiseChunk);
 }
 
 // Elements per block of the float32 helpers below (a few KiB per operand: stays in L1).

@@ -11,6 +11,10 @@ enum class Isa { scalar, simd };
 
 Isa selected_isa();
 
+// Orders the calling thread's non-temporal stores before its later stores (x86 sfence), so that
+// whoever synchronizes with this thread afterwards sees them.
+void store_fence();
+
 // The Highway target the SIMD kernels dispatch to on this CPU ("AVX3", "AVX2", ...).
 std::string simd_target_name();
 

@@ -90,8 +90,8 @@ TEST(ConvTbcTorch, BackwardMatchesPyTorch) {
                                               torch_tensor(t.w), torch_tensor(t.bias), s.pad);
     const std::vector<double>& g = t.g.values();
     expect_agree(&t.grad_input, std::get<0>(theirs),
-                 oa_ref::conv_tbc_grad_input(s, g, t.w.values()), oa_ref::grad_input_terms(s),
-                 s.k, "gradInput");
+                 oa_ref::conv_tbc_grad_input(s, g, t.w.values()), oa_ref::grad_input_terms(s), s.k,
+                 "gradInput");
     expect_agree(&t.grad_weight, std::get<1>(theirs),
                  oa_ref::conv_tbc_grad_weight(s, t.x.values(), g), oa_ref::grad_weight_terms(s),
                  s.k, "gradWeight");

@@ -7,8 +7,6 @@
 namespace oa::amp {
 namespace {
 
-int64_t align64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
-
 // Where position p = h * W + w of a gradInput plane lies, in elements from the plane's start.
 inline int64_t position(const BackwardPlan& plan, int64_t p) {
   if (plan.uniform) {
@@ -117,18 +115,28 @@ void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
                           static_cast<T*>(v.data) + n * v.sn + c * v.sc};
   };
   const Range range = chunk_range(plan.split, chunk);
-  if (plan.accumulate == Accumulate::dense && range.begin < range.end) {
+  if (range.begin == range.end) {
+    return;
+  }
+  if (plan.accumulate == Accumulate::dense) {
     std::memset(acc, 0, d.h * d.w * sizeof(float));
+  }
+  // Zeroed all at once: the chunk's planes are one block of memory.
+  const bool zeroed = plan.dense_planes && plan.accumulate != Accumulate::dense;
+  if (zeroed) {
+    std::memset(static_cast<void*>(unit_data(range.begin).grad_input), 0,
+                (range.end - range.begin) * d.h * d.w * sizeof(T));
   }
   for (int64_t unit = range.begin; unit < range.end; ++unit) {
     const UnitData<T, I> u = unit_data(unit);
     if constexpr (std::is_same_v<T, float>) {
       if (plan.accumulate == Accumulate::in_place) {
-        // Each plane is zeroed one plane ahead, so the additions never wait on the zeroing.
-        if (unit == range.begin) {
+        // Otherwise each plane is zeroed one plane ahead, so that the additions never wait on the
+        // zeroing stores.
+        if (!zeroed && unit == range.begin) {
           zero_plane(plan, u.grad_input);
         }
-        if (unit + 1 < range.end) {
+        if (!zeroed && unit + 1 < range.end) {
           zero_plane(plan, unit_data(unit + 1).grad_input);
         }
         const int64_t stride = plan.position_stride;
@@ -139,7 +147,9 @@ void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
       }
     }
     if (plan.accumulate == Accumulate::sparse) {
-      zero_plane(plan, u.grad_input);
+      if (!zeroed) {
+        zero_plane(plan, u.grad_input);
+      }
       for_each_output(plan, u.indices, u.grad_output, [&](int64_t p, T) { acc[p] = 0.0f; });
       for_each_output(plan, u.indices, u.grad_output,
                       [&](int64_t p, T g) { acc[p] += to_float(g); });

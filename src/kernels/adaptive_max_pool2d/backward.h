@@ -31,6 +31,9 @@ struct BackwardPlan {
   // Whether gradInput's positions p = h * W + w of a plane lie at p * position_stride.
   bool uniform = false;
   int64_t position_stride = 0;
+  // Whether gradInput is one dense block of planes ([N, C, H, W] contiguous): a chunk of planes
+  // is then zeroed by one memset (in_place and sparse), faster than one per plane.
+  bool dense_planes = false;
   // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
   Split split;
 };

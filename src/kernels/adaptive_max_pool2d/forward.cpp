@@ -8,8 +8,6 @@ namespace {
 
 constexpr int64_t kLanes = 64;  // channels scanned together by the channels_last kernel
 
-int64_t align64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
-
 // The row-major scan rule as a merge of the results of two disjoint parts of one window, each a
 // (value, index) pair: a NaN beats a number and the later of two NaNs wins; otherwise the greater
 // value wins and, of equal values, the earlier index. Merging in any order gives the scan's
@@ -25,23 +23,46 @@ inline bool replaces(float v, int64_t v_index, float best, int64_t best_index) {
          (v_nan & (!best_nan | (v_index > best_index)));
 }
 
-// The scan rule down each column w of rows [h0, h1): col_max[w] and col_row[w] become the
-// column's result. Starting from -inf with the first row keeps the first row for an all -inf
+// The scan rule down columns [w_begin, w_end) of rows [h0, h1): col_max[w] and col_row[w] become
+// each column's result. Starting from -inf with the first row keeps the first row for an all -inf
 // column, as the scan does.
 template <typename T, bool kUnitStride>
-void column_max(const T* x, int64_t sh, int64_t sw, int64_t width, int64_t h0, int64_t h1,
-                float* __restrict col_max, int64_t* __restrict col_row) {
+void column_range(const T* x, int64_t sh, int64_t sw, int64_t w_begin, int64_t w_end, int64_t h0,
+                  int64_t h1, float* __restrict col_max, int64_t* __restrict col_row) {
   const int64_t step = kUnitStride ? 1 : sw;
-  std::fill(col_max, col_max + width, -std::numeric_limits<float>::infinity());
-  std::fill(col_row, col_row + width, h0);
+  for (int64_t w = w_begin; w < w_end; ++w) {
+    col_max[w] = -std::numeric_limits<float>::infinity();
+    col_row[w] = h0;
+  }
   for (int64_t h = h0; h < h1; ++h) {
     const T* __restrict row = x + h * sh;
-    for (int64_t w = 0; w < width; ++w) {
+    for (int64_t w = w_begin; w < w_end; ++w) {
       const float v = to_float(row[w * step]);
       const bool take = (v > col_max[w]) | (v != v);
       col_max[w] = take ? v : col_max[w];
       col_row[w] = take ? h : col_row[w];
     }
+  }
+}
+
+// All W columns. With a contiguous row, a whole number of 16-column blocks and then the block
+// ending at W, so that no column is left to a scalar remainder loop (columns are independent, so
+// computing some twice is harmless).
+template <typename T>
+void column_max(const T* x, int64_t sh, int64_t sw, int64_t width, int64_t h0, int64_t h1,
+                float* col_max, int64_t* col_row) {
+  constexpr int64_t kBlock = 16;
+  if (sw != 1) {
+    column_range<T, false>(x, sh, sw, 0, width, h0, h1, col_max, col_row);
+    return;
+  }
+  if (width < kBlock) {
+    column_range<T, true>(x, sh, 1, 0, width, h0, h1, col_max, col_row);
+    return;
+  }
+  column_range<T, true>(x, sh, 1, 0, width / kBlock * kBlock, h0, h1, col_max, col_row);
+  if (width % kBlock != 0) {
+    column_range<T, true>(x, sh, 1, width - kBlock, width, h0, h1, col_max, col_row);
   }
 }
 
@@ -60,7 +81,11 @@ void merge_columns(const float* __restrict col_max, const int64_t* __restrict co
     for (int64_t w = w0 + 1; w < w1; ++w) {
       const int64_t index = col_row[w] * width + w;
       const bool take = replaces(col_max[w], index, best, best_index);
-      best = take ? col_max[w] : best;
+      // Selected with masks: compilers turn a float select into a branch, which random data
+      // mispredicts.
+      const uint32_t mask = 0u - static_cast<uint32_t>(take);
+      best = detail::bits_float((detail::float_bits(col_max[w]) & mask) |
+                                (detail::float_bits(best) & ~mask));
       best_index = take ? index : best_index;
     }
     out[j * out_step] = from_float<T>(best);
@@ -88,11 +113,7 @@ void forward_planes(const ForwardPlan& plan, int64_t chunk, void* workspace) {
       const int64_t h1 = plan.row_end[i];
       // Output rows with the same window rows (when Ho > H) share the column results.
       if (i == 0 || h0 != plan.row_begin[i - 1] || h1 != plan.row_end[i - 1]) {
-        if (plan.self.sw == 1) {
-          column_max<T, true>(x, plan.self.sh, 1, d.w, h0, h1, col_max, col_row);
-        } else {
-          column_max<T, false>(x, plan.self.sh, plan.self.sw, d.w, h0, h1, col_max, col_row);
-        }
+        column_max<T>(x, plan.self.sh, plan.self.sw, d.w, h0, h1, col_max, col_row);
       }
       merge_columns(col_max, col_row, d.w, plan.col_begin.data(), plan.col_end.data(), d.wo,
                     out + i * plan.out.sh, plan.out.sw, indices + i * plan.indices.sh,

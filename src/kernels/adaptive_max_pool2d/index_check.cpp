@@ -19,6 +19,14 @@ bool check_planes(const BackwardPlan& plan, int64_t chunk) {
   const auto limit = static_cast<uint64_t>(d.h * d.w);
   uint64_t largest = 0;
   const Range range = chunk_range(plan.split, chunk);
+  if (dense_block(iv, d.n, d.c, d.ho, d.wo)) {
+    // The chunk's planes are one run of memory.
+    const I* indices = static_cast<const I*>(iv.data) + range.begin * d.ho * d.wo;
+    for (int64_t k = 0; k < (range.end - range.begin) * d.ho * d.wo; ++k) {
+      largest = std::max(largest, as_unsigned(indices[k]));
+    }
+    return largest < limit;
+  }
   for (int64_t unit = range.begin; unit < range.end; ++unit) {
     const I* indices = static_cast<const I*>(iv.data) + unit / d.c * iv.sn + unit % d.c * iv.sc;
     if (iv.sw == 1 && (d.ho == 1 || iv.sh == d.wo)) {

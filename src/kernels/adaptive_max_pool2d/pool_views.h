@@ -18,6 +18,12 @@ struct View {
   int64_t sw = 0;
 };
 
+// Whether the view, over [n, c, rows, cols], is one dense row-major block of memory.
+inline bool dense_block(const View& v, int64_t n, int64_t c, int64_t rows, int64_t cols) {
+  return (cols == 1 || v.sw == 1) && (rows == 1 || v.sh == cols) &&
+         (c == 1 || v.sc == rows * cols) && (n == 1 || v.sn == c * rows * cols);
+}
+
 // The sizes the kernels loop over: input planes [N, C, H, W], output planes [N, C, Ho, Wo].
 struct Dims {
   int64_t n = 0;
@@ -41,6 +47,9 @@ struct Split {
   int64_t chunks = 0;
   int64_t slot_bytes = 0;
 };
+
+// Workspace slots are whole cache lines.
+inline int64_t align64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
 
 struct Range {
   int64_t begin;

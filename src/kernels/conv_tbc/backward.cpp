@@ -4,7 +4,7 @@
 #include <atomic>
 
 #include "kernels/conv_tbc/convert.h"
-#include "kernels/conv_tbc/slots.h"
+#include "kernels/conv_tbc/precision.h"
 
 namespace oa::tbc {
 namespace {
@@ -12,30 +12,38 @@ namespace {
 constexpr const char* kOp = "aclnnConvTbcBackward";
 
 struct Buffers {
-  float* g_pad;
-  float* w_flip;
-  float* x_rows;
-  float* g_rows;
-  float* lead;
-  float* trail;
+  char* g_pad;
+  char* w_flip;
+  char* x_rows;
+  char* g_rows;
+  char* lead;
+  char* trail;
   float* grad_weight;
   double* bias_sums;
   float* bias_out;
   char* slots;
 };
 
-Buffers buffers_of(const BackwardPlan& p, char* ws) {
-  auto at = [ws](int64_t offset) { return reinterpret_cast<float*>(ws + offset); };
-  return {at(p.g_pad_offset),
-          at(p.w_flip_offset),
-          p.x_in_place ? reinterpret_cast<float*>(p.x.data) : at(p.x_rows_offset),
-          p.g_in_place ? reinterpret_cast<float*>(p.g.data) : at(p.g_rows_offset),
-          at(p.lead_offset),
-          at(p.trail_offset),
+// The precisions of one run's operands: gradInput's (self and weight) and gradWeight's (input
+// and self), and whether gradWeight reads input and self themselves.
+struct Setting {
+  Precision input;
+  Precision weight;
+  bool x_in_place;
+  bool g_in_place;
+};
+
+Buffers buffers_of(const BackwardPlan& p, const Setting& s, char* ws) {
+  return {ws + p.g_pad_offset,
+          ws + p.w_flip_offset,
+          s.x_in_place ? p.x.data : ws + p.x_rows_offset,
+          s.g_in_place ? p.g.data : ws + p.g_rows_offset,
+          ws + p.lead_offset,
+          ws + p.trail_offset,
           p.direct_weight ? reinterpret_cast<float*>(p.grad_weight.data)
-                          : at(p.grad_weight_offset),
+                          : reinterpret_cast<float*>(ws + p.grad_weight_offset),
           reinterpret_cast<double*>(ws + p.bias_sums_offset),
-          at(p.bias_out_offset),
+          reinterpret_cast<float*>(ws + p.bias_out_offset),
           ws + p.slots_offset};
 }
 
@@ -43,6 +51,17 @@ Buffers buffers_of(const BackwardPlan& p, char* ws) {
 struct Findings {
   std::atomic<bool> weight_finite{true};
   std::atomic<bool> edges_finite{true};
+  std::atomic<bool> wide{true};
+
+  // Records what packing a row found; `finite` is the flag its Inf and NaN clear.
+  void note(const PackedRow& facts, std::atomic<bool>* finite = nullptr) {
+    if (!facts.finite && finite != nullptr) {
+      finite->store(false, std::memory_order_relaxed);
+    }
+    if (!facts.wide) {
+      wide.store(false, std::memory_order_relaxed);
+    }
+  }
 };
 
 bool is_edge_time(const WeightGrad& wg, int64_t time) {
@@ -50,74 +69,93 @@ bool is_edge_time(const WeightGrad& wg, int64_t time) {
 }
 
 // Row `row` of a padded copy of x whose row j holds input time first_time + j (zeros outside).
-void pack_padded_input(const BackwardPlan& p, int64_t first_time, int64_t row, float* dst) {
+PackedRow pack_padded_input(const BackwardPlan& p, Precision precision, int64_t first_time,
+                            int64_t row, char* dst) {
   const int64_t time = first_time + row / p.d.b;
   if (time >= 0 && time < p.d.t) {
-    load_row(p.x.at(time, row % p.d.b), p.x.dtype, p.x.stride[2], p.d.ci, p.x_rounding, dst);
-  } else {
-    std::fill(dst, dst + p.d.ci, 0.0f);
+    return pack_operand_row(p.x.at(time, row % p.d.b), p.x.dtype, p.x.stride[2], p.d.ci,
+                            p.x_rounding, precision, dst, false);
   }
+  zero_operand_row(precision, dst, p.d.ci);
+  return {};
 }
 
-void pack_row(const BackwardPlan& p, const Buffers& buf, int id, int64_t row, Findings* found) {
+void pack_row(const BackwardPlan& p, const Buffers& buf, const Setting& s, int id, int64_t row,
+              Findings* found) {
   const Dims& d = p.d;
   const WeightGrad& wg = p.weight_grad;
+  const int64_t input_element = operand_bytes(s.input);
+  const int64_t weight_element = operand_bytes(s.weight);
   switch (id) {
     case kPackSelf: {
       const int64_t block = p.input_grad.block_rows;
       const int64_t time = row % block + d.pad - d.k + 1;
-      float* dst = buf.g_pad + row * d.co;
-      if (time >= 0 && time < d.tout) {
-        load_row(p.g.at(time, row / block), p.g.dtype, p.g.stride[2], d.co, p.g_rounding, dst);
+      char* dst = buf.g_pad + row * d.co * input_element;
+      if (row / block < d.b && time >= 0 && time < d.tout) {
+        found->note(pack_operand_row(p.g.at(time, row / block), p.g.dtype, p.g.stride[2], d.co,
+                                     p.g_rounding, s.input, dst, false));
       } else {
-        std::fill(dst, dst + d.co, 0.0f);
+        zero_operand_row(s.input, dst, d.co);
       }
       break;
     }
     case kPackFlippedWeight: {
       // Row (j, o) holds w[k - 1 - j, :, o]: the taps reversed, ci along the row.
-      float* dst = buf.w_flip + row * d.ci;
-      const char* src = p.w.at(d.k - 1 - row / d.co, 0) + (row % d.co) * p.w.stride[2] * 
-                                                               p.w.element_bytes;
-      load_row(src, p.w.dtype, p.w.stride[1], d.ci, p.w_rounding, dst);
-      if (!all_finite(dst, d.ci)) {
-        found->weight_finite.store(false, std::memory_order_relaxed);
-      }
+      const char* src =
+          p.w.at(d.k - 1 - row / d.co, 0) + (row % d.co) * p.w.stride[2] * p.w.element_bytes;
+      found->note(pack_operand_row(src, p.w.dtype, p.w.stride[1], d.ci, p.w_rounding, s.input,
+                                   buf.w_flip + row * d.ci * input_element, true),
+                  &found->weight_finite);
       break;
     }
     case kPackInputRows:
-      load_row(p.x.at(row / d.b, row % d.b), p.x.dtype, p.x.stride[2], d.ci, p.x_rounding,
-               buf.x_rows + row * d.ci);
+      found->note(pack_operand_row(p.x.at(row / d.b, row % d.b), p.x.dtype, p.x.stride[2], d.ci,
+                                   p.x_rounding, s.weight, buf.x_rows + row * d.ci * weight_element,
+                                   false));
       break;
-    case kPackSelfRows: {
-      float* dst = buf.g_rows + row * d.co;
-      load_row(p.g.at(row / d.b, row % d.b), p.g.dtype, p.g.stride[2], d.co, p.g_rounding, dst);
-      if (is_edge_time(wg, row / d.b) && !all_finite(dst, d.co)) {
-        found->edges_finite.store(false, std::memory_order_relaxed);
-      }
+    case kPackSelfRows:
+      found->note(pack_operand_row(p.g.at(row / d.b, row % d.b), p.g.dtype, p.g.stride[2], d.co,
+                                   p.g_rounding, s.weight, buf.g_rows + row * d.co * weight_element,
+                                   is_edge_time(wg, row / d.b)),
+                  &found->edges_finite);
+      break;
+    case kScanInputRows: {
+      // input read in place as bfloat16: values too small for the bfloat16 products?
+      const auto* src = reinterpret_cast<const uint16_t*>(buf.x_rows) + row * d.ci;
+      found->note({true, bf16_all_wide(src, d.ci)});
       break;
     }
-    case kScanSelfEdges: {
-      const int64_t lead_rows = wg.lead * d.b;
-      const int64_t g_row = row < lead_rows ? row : row - lead_rows + wg.trail_begin * d.b;
-      if (!all_finite(buf.g_rows + g_row * d.co, d.co)) {
-        found->edges_finite.store(false, std::memory_order_relaxed);
+    case kScanSelfRows: {
+      // self read in place: Inf and NaN in the edge rows (gradWeight's exact edges), and, as
+      // bfloat16, values too small for the bfloat16 products.
+      const char* src = buf.g_rows + row * d.co * weight_element;
+      const bool edge = is_edge_time(wg, row / d.b);
+      PackedRow facts;
+      if (s.weight == Precision::bf16) {
+        const auto* values = reinterpret_cast<const uint16_t*>(src);
+        facts.wide = bf16_all_wide(values, d.co);
+        facts.finite = !edge || bf16_all_finite(values, d.co);
+      } else {
+        facts.finite = !edge || all_finite(reinterpret_cast<const float*>(src), d.co);
       }
+      found->note(facts, &found->edges_finite);
       break;
     }
     case kPackLead:
-      pack_padded_input(p, -d.pad, row, buf.lead + row * d.ci);
+      found->note(
+          pack_padded_input(p, s.weight, -d.pad, row, buf.lead + row * d.ci * weight_element));
       break;
     case kPackTrail:
-      pack_padded_input(p, wg.trail_begin - d.pad, row, buf.trail + row * d.ci);
+      found->note(pack_padded_input(p, s.weight, wg.trail_begin - d.pad, row,
+                                    buf.trail + row * d.ci * weight_element));
       break;
     default:
       break;
   }
 }
 
-void pack_piece(const BackwardPlan& p, const Buffers& buf, const RowLoops::Piece& piece,
-                Findings* found) {
+void pack_piece(const BackwardPlan& p, const Buffers& buf, const Setting& s,
+                const RowLoops::Piece& piece, Findings* found) {
   if (piece.id == kSumBias) {
     double* sums = buf.bias_sums + (piece.begin / p.bias_rows) * p.d.co;
     std::fill(sums, sums + p.d.co, 0.0);
@@ -127,7 +165,7 @@ void pack_piece(const BackwardPlan& p, const Buffers& buf, const RowLoops::Piece
     return;
   }
   for (int64_t row = piece.begin; row < piece.end; ++row) {
-    pack_row(p, buf, piece.id, row, found);
+    pack_row(p, buf, s, piece.id, row, found);
   }
 }
 
@@ -171,34 +209,46 @@ void finish_piece(const BackwardPlan& p, const Buffers& buf, const RowLoops::Pie
 }  // namespace
 
 aclnnStatus run_backward(const BackwardPlan& p, void* workspace) {
-  const Buffers buf = buffers_of(p, static_cast<char*>(workspace));
+  char* ws = static_cast<char*>(workspace);
+  const Toeplitz& ig = p.input_grad;
+  const WeightGrad& wg = p.weight_grad;
+  Setting setting{ig.precision, wg.precision, p.x_in_place, p.g_in_place};
+  Buffers buf = buffers_of(p, setting, ws);
   Findings found;
-  for_each_piece(p.pack, [&](const RowLoops::Piece& piece) { pack_piece(p, buf, piece, &found); });
+  for_each_piece(p.pack,
+                 [&](const RowLoops::Piece& piece) { pack_piece(p, buf, setting, piece, &found); });
+  if (!found.wide.load()) {
+    // Some operand is too small for the bfloat16 products: all in float32.
+    setting = {Precision::f32, Precision::f32, false, false};
+    buf = buffers_of(p, setting, ws);
+    for_each_piece(p.f32_pack, [&](const RowLoops::Piece& piece) {
+      pack_piece(p, buf, setting, piece, &found);
+    });
+  }
 
   std::atomic<bool> ok{true};
   if (!p.zeros_only) {
-    const Toeplitz& ig = p.input_grad;
-    const WeightGrad& wg = p.weight_grad;
-    const auto input_tasks = static_cast<int64_t>(ig.tasks.size());
-    const WeightGradOperands operands{buf.x_rows, buf.g_rows, buf.lead, buf.trail,
-                                      buf.grad_weight};
+    const ToeplitzOperands input_operands{setting.input, buf.g_pad, buf.w_flip, nullptr,
+                                          p.grad_input};
+    const WeightGradOperands weight_operands{setting.weight, buf.x_rows, buf.g_rows,
+                                             buf.lead,       buf.trail,  buf.grad_weight};
     const bool exact_edges = !found.edges_finite.load();
-    for_each_slot(p.schedule, [&](int slot, int64_t item) {
+    const int64_t items = wg.taps + static_cast<int64_t>(ig.tasks.size());
+    for_each_item(p.slots, items, [&](int slot, int64_t item) {
       const SlotSpace space = slot_space(buf.slots, p.slot_layout, slot);
       const bool done =
-          item < input_tasks
-              ? run_toeplitz_task(ig, ig.tasks[static_cast<size_t>(item)], slot, buf.g_pad,
-                                  buf.w_flip, nullptr, p.grad_input, space)
-              : run_weight_grad_task(wg, item - input_tasks, slot, operands, exact_edges,
-                                     space.onednn);
+          item < wg.taps
+              ? run_weight_grad_task(wg, item, slot, weight_operands, exact_edges, space.onednn)
+              : run_toeplitz_task(ig, ig.tasks[static_cast<size_t>(item - wg.taps)], slot,
+                                  input_operands, space);
       if (!done) {
         ok.store(false, std::memory_order_relaxed);
       }
     });
     if (!found.weight_finite.load() && !ig.border_rows.empty()) {
       const auto rows = static_cast<int64_t>(ig.border_rows.size());
-      for_each_share(p.schedule.slots(), rows, [&](int slot, int64_t index) {
-        if (!run_toeplitz_border_row(ig, index, slot, buf.g_pad, buf.w_flip, nullptr, p.grad_input,
+      for_each_item(p.slots, rows, [&](int slot, int64_t index) {
+        if (!run_toeplitz_border_row(ig, index, slot, input_operands,
                                      slot_space(buf.slots, p.slot_layout, slot))) {
           ok.store(false, std::memory_order_relaxed);
         }

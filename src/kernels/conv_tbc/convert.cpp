@@ -40,10 +40,17 @@ uint16_t bf16_bits(float x) {
   return static_cast<uint16_t>((bits & 0x7FFFFFFFu) > 0x7F800000u ? nan : rounded);
 }
 
-void round_row(Rounding rounding, int64_t n, float* row) {
+// round_hf32, inlined into the row loops.
+float hf32(float x) {
+  const uint32_t bits = bits_of(x);
+  const uint32_t rounded = (bits + 0x7FFu + ((bits >> 12) & 1u)) & ~0xFFFu;
+  return (bits & 0x7FFFFFFFu) > 0x7F800000u ? x : float_of(rounded);
+}
+
+OA_TBC_ROW_LOOP void round_row(Rounding rounding, int64_t n, float* row) {
   if (rounding == Rounding::hf32) {
     for (int64_t i = 0; i < n; ++i) {
-      row[i] = round_hf32(row[i]);
+      row[i] = hf32(row[i]);
     }
   } else if (rounding == Rounding::fp16) {
     round_row_to_half(row, n);
@@ -52,14 +59,10 @@ void round_row(Rounding rounding, int64_t n, float* row) {
 
 }  // namespace
 
-float round_hf32(float x) {
-  const uint32_t bits = bits_of(x);
-  const uint32_t rounded = (bits + 0x7FFu + ((bits >> 12) & 1u)) & ~0xFFFu;
-  return (bits & 0x7FFFFFFFu) > 0x7F800000u ? x : float_of(rounded);
-}
+float round_hf32(float x) { return hf32(x); }
 
-void load_row(const char* src, aclDataType dtype, int64_t stride, int64_t n, Rounding rounding,
-              float* dst) {
+OA_TBC_ROW_LOOP void load_row(const char* src, aclDataType dtype, int64_t stride, int64_t n,
+                              Rounding rounding, float* dst) {
   switch (dtype) {
     case ACL_FLOAT16: {
       const auto* s = typed<uint16_t>(src);
@@ -94,7 +97,8 @@ void load_row(const char* src, aclDataType dtype, int64_t stride, int64_t n, Rou
   round_row(rounding, n, dst);
 }
 
-void store_row(const float* src, int64_t n, aclDataType dtype, char* dst, int64_t stride) {
+OA_TBC_ROW_LOOP void store_row(const float* src, int64_t n, aclDataType dtype, char* dst,
+                               int64_t stride) {
   switch (dtype) {
     case ACL_FLOAT16: {
       auto* d = typed<uint16_t>(dst);
@@ -142,7 +146,8 @@ void store_row(const float* src, int64_t n, aclDataType dtype, char* dst, int64_
   }
 }
 
-void add_row(const char* src, aclDataType dtype, int64_t stride, int64_t n, double* sums) {
+OA_TBC_ROW_LOOP void add_row(const char* src, aclDataType dtype, int64_t stride, int64_t n,
+                             double* sums) {
   switch (dtype) {
     case ACL_FLOAT16: {
       const auto* s = typed<uint16_t>(src);
@@ -190,7 +195,7 @@ void zero_row(char* dst, int64_t n, int64_t stride, int64_t element_bytes) {
   }
 }
 
-bool all_finite(const float* row, int64_t n) {
+OA_TBC_ROW_LOOP bool all_finite(const float* row, int64_t n) {
   uint32_t non_finite = 0;
   for (int64_t i = 0; i < n; ++i) {
     non_finite |= static_cast<uint32_t>((bits_of(row[i]) & 0x7F800000u) == 0x7F800000u);

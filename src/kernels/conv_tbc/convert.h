@@ -6,6 +6,12 @@
 #include "acl/acl_base.h"
 #include "kernels/conv_tbc/view.h"
 
+// The row loops below are compiled for AVX-512 (x86-64-v4), AVX2 (x86-64-v3) and the baseline,
+// chosen by the CPU at load time. They are elementwise (no reassociated sums), so every version
+// gives the same bits.
+#define OA_TBC_ROW_LOOP \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
 namespace oa::tbc {
 
 // float32 with 11 explicit mantissa bits (HF32), rounded to nearest-even from x. Values past the

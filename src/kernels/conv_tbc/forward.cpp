@@ -1,54 +1,62 @@
 #include "kernels/conv_tbc/forward.h"
 
-#include <algorithm>
 #include <atomic>
 
 #include "kernels/conv_tbc/convert.h"
-#include "kernels/conv_tbc/slots.h"
+#include "kernels/conv_tbc/precision.h"
 
 namespace oa::tbc {
 namespace {
 
 struct Buffers {
-  float* x;
-  float* w;
+  char* x;
+  char* w;
   float* bias;
   char* slots;
 };
 
-void pack_piece(const ForwardPlan& p, const Buffers& buf, const RowLoops::Piece& piece,
-                std::atomic<bool>* w_finite) {
+// Flags that pack pieces clear; a flag's final value does not depend on the order.
+struct Findings {
+  std::atomic<bool> weight_finite{true};
+  std::atomic<bool> wide{true};
+};
+
+void pack_piece(const ForwardPlan& p, const Buffers& buf, Precision precision,
+                const RowLoops::Piece& piece, Findings* found) {
   const Dims& d = p.d;
-  switch (piece.id) {
-    case kPackX: {
-      const int64_t block = p.conv.block_rows;
-      for (int64_t row = piece.begin; row < piece.end; ++row) {
+  const int64_t element = operand_bytes(precision);
+  for (int64_t row = piece.begin; row < piece.end; ++row) {
+    PackedRow facts;
+    switch (piece.id) {
+      case kPackX: {
+        const int64_t block = p.conv.block_rows;
         const int64_t b = row / block;
         const int64_t time = row % block - d.pad;
-        float* dst = buf.x + row * d.ci;
-        if (time >= 0 && time < d.t) {
-          load_row(p.x.at(time, b), p.x.dtype, p.x.stride[2], d.ci, p.x_rounding, dst);
+        char* dst = buf.x + row * d.ci * element;
+        if (b < d.b && time >= 0 && time < d.t) {
+          facts = pack_operand_row(p.x.at(time, b), p.x.dtype, p.x.stride[2], d.ci, p.x_rounding,
+                                   precision, dst, false);
         } else {
-          std::fill(dst, dst + d.ci, 0.0f);
+          zero_operand_row(precision, dst, d.ci);
         }
+        break;
       }
-      break;
+      case kPackW:
+        facts = pack_operand_row(p.w.at(row / d.ci, row % d.ci), p.w.dtype, p.w.stride[2], d.co,
+                                 p.w_rounding, precision, buf.w + row * d.co * element, true);
+        break;
+      case kPackBias:
+        load_row(p.bias.data, p.bias.dtype, p.bias.stride[2], d.co, Rounding::none, buf.bias);
+        break;
+      default:
+        break;
     }
-    case kPackW:
-      for (int64_t row = piece.begin; row < piece.end; ++row) {
-        float* dst = buf.w + row * d.co;
-        load_row(p.w.at(row / d.ci, row % d.ci), p.w.dtype, p.w.stride[2], d.co, p.w_rounding,
-                 dst);
-        if (!all_finite(dst, d.co)) {
-          w_finite->store(false, std::memory_order_relaxed);
-        }
-      }
-      break;
-    case kPackBias:
-      load_row(p.bias.data, p.bias.dtype, p.bias.stride[2], d.co, Rounding::none, buf.bias);
-      break;
-    default:
-      break;
+    if (!facts.finite) {
+      found->weight_finite.store(false, std::memory_order_relaxed);
+    }
+    if (!facts.wide) {
+      found->wide.store(false, std::memory_order_relaxed);
+    }
   }
 }
 
@@ -64,25 +72,34 @@ void fill_bias_piece(const ForwardPlan& p, const Buffers& buf, const RowLoops::P
 
 aclnnStatus run_forward(const ForwardPlan& p, void* workspace) {
   char* ws = static_cast<char*>(workspace);
-  const Buffers buf{reinterpret_cast<float*>(ws + p.x_offset),
-                    reinterpret_cast<float*>(ws + p.w_offset),
-                    reinterpret_cast<float*>(ws + p.bias_offset), ws + p.slots_offset};
-  std::atomic<bool> w_finite{true};
-  for_each_piece(p.pack, [&](const RowLoops::Piece& piece) { pack_piece(p, buf, piece, &w_finite); });
-
+  const Buffers buf{ws + p.x_offset, ws + p.w_offset, reinterpret_cast<float*>(ws + p.bias_offset),
+                    ws + p.slots_offset};
   const Toeplitz& conv = p.conv;
+  Precision precision = conv.precision;
+  Findings found;
+  for_each_piece(
+      p.pack, [&](const RowLoops::Piece& piece) { pack_piece(p, buf, precision, piece, &found); });
+  if (!found.wide.load()) {
+    precision = Precision::f32;  // some operand is too small for the bfloat16 products
+    for_each_piece(p.f32_pack, [&](const RowLoops::Piece& piece) {
+      pack_piece(p, buf, precision, piece, &found);
+    });
+  }
+
   std::atomic<bool> ok{true};
   if (!p.bias_only) {
-    for_each_slot(p.schedule, [&](int slot, int64_t item) {
-      if (!run_toeplitz_task(conv, conv.tasks[static_cast<size_t>(item)], slot, buf.x, buf.w,
-                             buf.bias, p.out, slot_space(buf.slots, p.slot_layout, slot))) {
+    const ToeplitzOperands operands{precision, buf.x, buf.w, buf.bias, p.out};
+    const auto tasks = static_cast<int64_t>(conv.tasks.size());
+    for_each_item(p.slots, tasks, [&](int slot, int64_t item) {
+      if (!run_toeplitz_task(conv, conv.tasks[static_cast<size_t>(item)], slot, operands,
+                             slot_space(buf.slots, p.slot_layout, slot))) {
         ok.store(false, std::memory_order_relaxed);
       }
     });
-    if (!w_finite.load() && !conv.border_rows.empty()) {
+    if (!found.weight_finite.load() && !conv.border_rows.empty()) {
       const auto rows = static_cast<int64_t>(conv.border_rows.size());
-      for_each_share(p.schedule.slots(), rows, [&](int slot, int64_t index) {
-        if (!run_toeplitz_border_row(conv, index, slot, buf.x, buf.w, buf.bias, p.out,
+      for_each_item(p.slots, rows, [&](int slot, int64_t index) {
+        if (!run_toeplitz_border_row(conv, index, slot, operands,
                                      slot_space(buf.slots, p.slot_layout, slot))) {
           ok.store(false, std::memory_order_relaxed);
         }
@@ -92,8 +109,7 @@ aclnnStatus run_forward(const ForwardPlan& p, void* workspace) {
   if (!ok.load()) {
     return gemm_failure("aclnnConvTbc");
   }
-  for_each_piece(p.finish,
-                 [&](const RowLoops::Piece& piece) { fill_bias_piece(p, buf, piece); });
+  for_each_piece(p.finish, [&](const RowLoops::Piece& piece) { fill_bias_piece(p, buf, piece); });
   return ACLNN_SUCCESS;
 }
 

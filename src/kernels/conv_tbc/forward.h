@@ -1,7 +1,8 @@
 // aclnnConvTbc's run: output[t, b, :] = bias + sum over k of x[t + k - pad, b, :] . w[k].
-// Parallel phases: pack (x into a padded batch-major float32 buffer, w and bias into float32,
-// rounded as cubeMathType says), the Toeplitz GEMMs (each storing its tile of rows into the
-// output, converted to the output's dtype), then the border rows when w has an Inf or NaN.
+// Parallel phases: pack (x into a padded batch-major buffer, w into a (k ci) x co matrix, both in
+// the product's precision: float32 rounded as cubeMathType says, or bfloat16 copies; the bias
+// into float32), the Toeplitz GEMMs (each storing its tile of rows into the output, converted to
+// the output's dtype), then the border rows when w has an Inf or NaN.
 #pragma once
 
 #include <cstdint>
@@ -26,12 +27,15 @@ struct ForwardPlan {
   bool bias_only = false;
 
   Toeplitz conv;
-  Schedule schedule;  // of conv.tasks
+  int slots = 1;  // GEMM items (conv.tasks) run on this many slots
+  // Packing in conv.precision, and in float32 for a run whose bfloat16 operands hold values too
+  // small for the bfloat16 products (see precision.h; empty when conv.precision is f32).
   RowLoops pack;
+  RowLoops f32_pack;
   RowLoops finish;
 
-  // Workspace byte offsets: the padded input (b blocks of t + 2 pad rows of ci floats), the
-  // weight ((k ci) x co floats), the bias (co floats), and the slots' own spaces.
+  // Workspace byte offsets: the padded input (conv.buffer_rows() rows of ci values), the weight
+  // ((k ci) x co values), each sized for float32; the bias (co floats); the slots' own spaces.
   int64_t x_offset = 0;
   int64_t w_offset = 0;
   int64_t bias_offset = 0;
@@ -39,7 +43,7 @@ struct ForwardPlan {
   SlotLayout slot_layout;
 };
 
-// The RowLoops ids of ForwardPlan::pack and ::finish.
+// The RowLoops ids of ForwardPlan::pack, ::f32_pack and ::finish.
 enum ForwardLoop : int { kPackX, kPackW, kPackBias, kFillBias };
 
 aclnnStatus run_forward(const ForwardPlan& plan, void* workspace);

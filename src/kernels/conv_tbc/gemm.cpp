@@ -52,7 +52,7 @@ class OneThread {
 // A 2-D float32 descriptor. The stride of a dim of size 1 is never used; it is set to the dense
 // value, which oneDNN's layout checks expect.
 bool matrix_md(dnnl_memory_desc_t* md, int64_t rows, int64_t cols, int64_t row_stride,
-               int64_t col_stride) {
+               int64_t col_stride, dnnl_data_type_t type = dnnl_f32) {
   if (rows == 1) {
     row_stride = col_stride == 1 ? cols : 1;
   }
@@ -61,7 +61,7 @@ bool matrix_md(dnnl_memory_desc_t* md, int64_t rows, int64_t cols, int64_t row_s
   }
   const dnnl_dims_t dims = {rows, cols};
   const dnnl_dims_t strides = {row_stride, col_stride};
-  return dnnl_memory_desc_init_by_strides(md, 2, dims, dnnl_f32, strides) == dnnl_success;
+  return dnnl_memory_desc_init_by_strides(md, 2, dims, type, strides) == dnnl_success;
 }
 
 template <typename T, dnnl_status_t (*destroy)(T)>
@@ -119,8 +119,10 @@ std::unique_ptr<Gemm> Gemm::plan(const GemmShape& s, int slots, std::string* err
   dnnl_memory_desc_t b_md;
   dnnl_memory_desc_t c_md;
   dnnl_memory_desc_t bias_md;
-  if (!matrix_md(&a_md, s.m, s.k, s.a_row, s.a_col) || !matrix_md(&b_md, s.k, s.n, s.ldb, 1) ||
-      !matrix_md(&c_md, s.m, s.n, s.ldc, 1) || !matrix_md(&bias_md, 1, s.n, s.n, 1)) {
+  const dnnl_data_type_t operands = s.precision == Precision::bf16 ? dnnl_bf16 : dnnl_f32;
+  if (!matrix_md(&a_md, s.m, s.k, s.a_row, s.a_col, operands) ||
+      !matrix_md(&b_md, s.k, s.n, s.ldb, 1, operands) || !matrix_md(&c_md, s.m, s.n, s.ldc, 1) ||
+      !matrix_md(&bias_md, 1, s.n, s.n, 1)) {
     return fail("describe the matrices of a product");
   }
   dnnl_matmul_desc_t desc;
@@ -156,17 +158,17 @@ std::unique_ptr<Gemm> Gemm::plan(const GemmShape& s, int slots, std::string* err
       impl != nullptr) {
     gemm->implementation_ = impl;
   }
-  const dnnl_memory_desc_t* scratch_md = dnnl_primitive_desc_query_md(pd.handle,
-                                                                      dnnl_query_scratchpad_md, 0);
+  const dnnl_memory_desc_t* scratch_md =
+      dnnl_primitive_desc_query_md(pd.handle, dnnl_query_scratchpad_md, 0);
   gemm->scratch_bytes_ = scratch_md == nullptr ? 0 : dnnl_memory_desc_get_size(scratch_md);
 
   gemm->handles_->slots = std::vector<Handles::Slot>(static_cast<size_t>(slots));
   for (Handles::Slot& slot : gemm->handles_->slots) {
-    bool ok = dnnl_memory_create(&slot.a.handle, &a_md, eng, DNNL_MEMORY_NONE) == dnnl_success &&
-              dnnl_memory_create(&slot.b.handle, &b_md, eng, DNNL_MEMORY_NONE) == dnnl_success &&
-              dnnl_memory_create(&slot.c.handle, &c_md, eng, DNNL_MEMORY_NONE) == dnnl_success &&
-              dnnl_stream_create(&slot.stream.handle, eng, dnnl_stream_default_flags) ==
-                  dnnl_success;
+    bool ok =
+        dnnl_memory_create(&slot.a.handle, &a_md, eng, DNNL_MEMORY_NONE) == dnnl_success &&
+        dnnl_memory_create(&slot.b.handle, &b_md, eng, DNNL_MEMORY_NONE) == dnnl_success &&
+        dnnl_memory_create(&slot.c.handle, &c_md, eng, DNNL_MEMORY_NONE) == dnnl_success &&
+        dnnl_stream_create(&slot.stream.handle, eng, dnnl_stream_default_flags) == dnnl_success;
     if (ok && s.bias) {
       ok = dnnl_memory_create(&slot.bias.handle, &bias_md, eng, DNNL_MEMORY_NONE) == dnnl_success;
     }
@@ -182,13 +184,19 @@ std::unique_ptr<Gemm> Gemm::plan(const GemmShape& s, int slots, std::string* err
 }
 
 std::shared_ptr<const Gemm> Gemm::get(const GemmShape& s, int slots, std::string* error) {
-  using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, bool, bool,
-                         int>;
+  using Key = std::tuple<Precision, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                         bool, bool, int>;
+  // The engine first, so that it outlives the kept products (statics die in reverse order).
+  if (engine() == nullptr) {
+    *error = "oneDNN could not create its CPU engine";
+    return nullptr;
+  }
   // Bounded: past kKept products, those no plan holds any more are dropped.
   constexpr size_t kKept = 512;
   static std::mutex mutex;
   static std::map<Key, std::shared_ptr<const Gemm>> kept;
-  const Key key{s.m, s.n, s.k, s.a_row, s.a_col, s.ldb, s.ldc, s.bias, s.accumulate, slots};
+  const Key key{s.precision, s.m,   s.n,    s.k,          s.a_row, s.a_col,
+                s.ldb,       s.ldc, s.bias, s.accumulate, slots};
   std::lock_guard<std::mutex> hold(mutex);
   auto found = kept.find(key);
   if (found != kept.end()) {
@@ -207,7 +215,7 @@ std::shared_ptr<const Gemm> Gemm::get(const GemmShape& s, int slots, std::string
   return gemm;
 }
 
-bool Gemm::run(int slot_index, const float* a, const float* b, float* c, const float* bias,
+bool Gemm::run(int slot_index, const void* a, const void* b, float* c, const float* bias,
                void* scratch) const {
   Handles::Slot& slot = handles_->slots[static_cast<size_t>(slot_index)];
   std::lock_guard<std::mutex> hold(slot.lock);

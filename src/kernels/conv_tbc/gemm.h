@@ -8,7 +8,10 @@
 // threads, and every result is the same for any thread count.
 //
 // Memory: oneDNN's scratchpad is user-managed: run() gets it from the caller (the operator's
-// workspace). The per-caller memory objects and streams are made when planning.
+// workspace). The per-caller memory objects and streams are made when planning. The operator
+// describes every product with dense matrices: oneDNN 2.6 runs those on its brgemm kernels, and
+// falls back for strided ones to its gemm-based implementation, which allocates packing buffers
+// at each run (and would thread itself, which OneThread in gemm.cpp prevents).
 //
 // Reuse: a planned product is kept and shared by every plan that needs the same shape and slot
 // count, so that planning a shape seen before costs a lookup. A run holds its slot's lock, so two
@@ -21,12 +24,16 @@
 #include <string>
 #include <vector>
 
+#include "kernels/conv_tbc/view.h"
+
 namespace oa::tbc {
 
-// C (m x n) = A (m x k) . B (k x n) [+ bias] [+ C], all float32 with float32 accumulation.
-// A's element (i, j) is at a[i * a_row + j * a_col], with a_row or a_col equal to 1; B's element
-// (j, c) at b[j * ldb + c]; C's element (i, c) at c[i * ldc + c]; bias has n values.
+// C (m x n) = A (m x k) . B (k x n) [+ bias] [+ C] with float32 accumulation; A and B in
+// `precision`, C and bias float32. A's element (i, j) is at a[i * a_row + j * a_col], with a_row or
+// a_col equal to 1; B's element (j, c) at b[j * ldb + c]; C's element (i, c) at c[i * ldc + c];
+// bias has n values.
 struct GemmShape {
+  Precision precision = Precision::f32;
   int64_t m = 0;
   int64_t n = 0;
   int64_t k = 0;
@@ -58,7 +65,7 @@ class Gemm {
 
   // Computes the product on the calling thread, holding the slot's lock; scratch has
   // scratch_bytes() bytes. Returns false when oneDNN reports a failure.
-  bool run(int slot, const float* a, const float* b, float* c, const float* bias,
+  bool run(int slot, const void* a, const void* b, float* c, const float* bias,
            void* scratch) const;
 
  private:

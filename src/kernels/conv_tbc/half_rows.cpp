@@ -24,8 +24,7 @@ __attribute__((target("avx2,f16c"))) void widen_f16c(const uint16_t* src, int64_
 
 // vcvtps2ph rounds to nearest-even like float_to_half, but keeps part of a NaN's payload where
 // float_to_half gives the canonical 0x7E00 | sign: lanes holding a NaN are redone in scalar.
-__attribute__((target("avx2,f16c"))) void narrow_f16c(const float* src, int64_t n,
-                                                      uint16_t* dst) {
+__attribute__((target("avx2,f16c"))) void narrow_f16c(const float* src, int64_t n, uint16_t* dst) {
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
     const __m256 v = _mm256_loadu_ps(src + i);

@@ -1,8 +1,11 @@
-// Running the GEMM items of a Schedule: one parallel_for chunk per slot, so that no two threads
-// use one slot's oneDNN objects and scratch at a time. Which thread runs a slot never changes a
-// result: every item is computed whole by one single-threaded GEMM sequence.
+// Running GEMM items on slots: one parallel_for chunk per slot, so that no two threads use one
+// slot's oneDNN objects and space at a time. Each slot claims the next unclaimed item until none
+// is left, so a thread that the system slows down takes fewer items. Which slot runs an item
+// never changes a result: every item is computed whole, by one single-threaded GEMM sequence,
+// into outputs no other item writes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "aclnn/aclnn_base.h"
@@ -23,32 +26,32 @@ struct SlotLayout {
 struct SlotSpace {
   void* onednn;
   float* tile;
-  float* rows;
+  char* rows;  // operands of the product's precision
 };
 
 inline SlotSpace slot_space(char* base, const SlotLayout& layout, int slot) {
   char* own = base + slot * layout.bytes;
-  return {own, reinterpret_cast<float*>(own + layout.tile_offset),
-          reinterpret_cast<float*>(own + layout.rows_offset)};
+  return {own, reinterpret_cast<float*>(own + layout.tile_offset), own + layout.rows_offset};
 }
 
-// body(slot, item) for every item, each slot's items in order on one thread.
+// parallel_for(chunks, body), but a single chunk runs inline: a small problem then pays for no
+// thread-count lookup (a system call in the core's num_threads()) and no thread wake-up.
 template <typename Body>
-void for_each_slot(const Schedule& schedule, const Body& body) {
-  parallel_for(schedule.slots(), [&](int64_t slot) {
-    for (int64_t item = schedule.first[static_cast<size_t>(slot)];
-         item < schedule.first[static_cast<size_t>(slot) + 1]; ++item) {
+void run_chunks(int64_t chunks, const Body& body) {
+  if (chunks == 1) {
+    body(0);
+  } else {
+    parallel_for(chunks, body);
+  }
+}
+
+// body(slot, item) for every item < items, on `slots` slots.
+template <typename Body>
+void for_each_item(int slots, int64_t items, const Body& body) {
+  std::atomic<int64_t> next{0};
+  run_chunks(slots, [&](int64_t slot) {
+    for (int64_t item = next.fetch_add(1); item < items; item = next.fetch_add(1)) {
       body(static_cast<int>(slot), item);
-    }
-  });
-}
-
-// body(slot, index) for index < count, cut into `slots` equal contiguous shares.
-template <typename Body>
-void for_each_share(int slots, int64_t count, const Body& body) {
-  parallel_for(slots, [&](int64_t slot) {
-    for (int64_t index = count * slot / slots; index < count * (slot + 1) / slots; ++index) {
-      body(static_cast<int>(slot), index);
     }
   });
 }

@@ -39,4 +39,12 @@ struct Dims {
 // Operands that are not FLOAT are never rounded (their values are already representable).
 enum class Rounding : uint8_t { none, hf32, fp16 };
 
+// The element type in which a product's GEMM reads both operands: float32, or bfloat16 when both
+// tensors are BF16 (the CPU's bfloat16 dot products then run at twice the float32 rate; their
+// products are exact and their sums float32 — see kernels/conv_tbc/precision.h for when they may
+// be used). The result is float32 either way.
+enum class Precision : uint8_t { f32, bf16 };
+
+inline int64_t operand_bytes(Precision precision) { return precision == Precision::bf16 ? 2 : 4; }
+
 }  // namespace oa::tbc

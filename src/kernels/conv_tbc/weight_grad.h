@@ -19,6 +19,14 @@
 
 namespace oa::tbc {
 
+// The oneDNN products of gradWeight for one operand precision.
+struct WeightGradProducts {
+  std::shared_ptr<const Gemm> middle;  // depth (trail_begin - lead) * batches; null when empty
+  std::shared_ptr<const Gemm> lead;    // depth lead * batches
+  std::shared_ptr<const Gemm> trail;   // depth (tout - trail_begin) * batches
+  std::shared_ptr<const Gemm> time;    // depth batches, accumulating: one time of the exact edges
+};
+
 struct WeightGrad {
   int64_t taps = 0;
   int64_t batches = 0;
@@ -29,23 +37,29 @@ struct WeightGrad {
   int64_t tout = 0;
   int64_t lead = 0;         // times [0, lead) read padding
   int64_t trail_begin = 0;  // times [trail_begin, tout) read padding
-  // x and g as dense (time, batch) rows of ci and co floats; the edge buffers hold the padded rows
-  // [0, lead + taps - 1) and [trail_begin, tout + taps - 1) of x the same way; gw[k] is the dense
-  // ci x co matrix at gw + k * gw_k. (Dense: oneDNN's fast kernels take dense matrices only.)
+  // x and g as dense (time, batch) rows of ci and co values; the edge buffers hold the padded
+  // rows [0, lead + taps - 1) and [trail_begin, tout + taps - 1) of x the same way; gw[k] is the
+  // dense float32 ci x co matrix at gw + k * gw_k. (Dense: oneDNN's fast kernels take dense
+  // matrices only.) One task per tap k computes the whole of gw[k].
   int64_t gw_k = 0;
 
-  // One task per tap k, each computing the whole of gw[k].
-  std::shared_ptr<const Gemm> middle;  // depth (trail_begin - lead) * batches; null when empty
-  std::shared_ptr<const Gemm> lead_product;   // depth lead * batches
-  std::shared_ptr<const Gemm> trail_product;  // depth (tout - trail_begin) * batches
-  std::shared_ptr<const Gemm> time;  // depth batches, accumulating: one time of the exact edges
+  // As in Toeplitz: the products for the operands' precision, and float32 ones.
+  Precision precision = Precision::f32;
+  WeightGradProducts products;
+  WeightGradProducts f32_products;
+
+  const WeightGradProducts& products_for(Precision operands) const {
+    return operands == precision ? products : f32_products;
+  }
 };
 
+// The operands of one run, in `precision`, and the float32 output.
 struct WeightGradOperands {
-  const float* x;
-  const float* g;
-  const float* lead_x;
-  const float* trail_x;
+  Precision precision;
+  const char* x;
+  const char* g;
+  const char* lead_x;
+  const char* trail_x;
   float* gw;
 };
 

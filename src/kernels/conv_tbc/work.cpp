@@ -34,29 +34,4 @@ int64_t rows_per_piece(int64_t row_floats) {
   return std::max<int64_t>(1, kPieceFloats / std::max<int64_t>(row_floats, 1));
 }
 
-Schedule balance(const std::vector<double>& costs, int slots) {
-  const auto items = static_cast<int64_t>(costs.size());
-  slots = static_cast<int>(std::clamp<int64_t>(slots, 1, std::max<int64_t>(items, 1)));
-  double total = 0;
-  for (double cost : costs) {
-    total += cost;
-  }
-  // Item i goes to the slot that holds the middle of its cost interval.
-  Schedule schedule;
-  schedule.first.assign(static_cast<size_t>(slots) + 1, items);
-  schedule.first[0] = 0;
-  double before = 0;
-  int slot = 0;
-  for (int64_t i = 0; i < items; ++i) {
-    const double middle = before + costs[static_cast<size_t>(i)] / 2;
-    const int owner = total > 0 ? std::min(slots - 1, static_cast<int>(middle / total * slots))
-                                : static_cast<int>(i * slots / items);
-    while (slot < owner) {
-      schedule.first[static_cast<size_t>(++slot)] = i;
-    }
-    before += costs[static_cast<size_t>(i)];
-  }
-  return schedule;
-}
-
 }  // namespace oa::tbc

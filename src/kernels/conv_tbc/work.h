@@ -38,14 +38,6 @@ class RowLoops {
 // The rows a piece of RowLoops holds, for rows of row_floats values.
 int64_t rows_per_piece(int64_t row_floats);
 
-// Items of unequal cost dealt to `slots` callers as contiguous ranges of about equal cost: slot s
-// runs items [first[s], first[s + 1]).
-struct Schedule {
-  std::vector<int64_t> first = {0};
-  int slots() const { return static_cast<int>(first.size()) - 1; }
-};
-Schedule balance(const std::vector<double>& costs, int slots);
-
 // Work below this many FLOPs per slot is not worth another thread.
 constexpr double kFlopsPerSlot = 4e6;
 

@@ -32,7 +32,8 @@ inline float smooth_l1_term(float d, float beta) {
 }
 
 // out[i] = grad(x[i] - y[i]) * grad_output[i] * scale. With stream, the SIMD path writes out
-// with non-temporal stores (a large output in memory; never a buffer that is read next).
+// with non-temporal stores (a large output in memory; never a buffer that is read next); the
+// elementwise engine fences them at the end of each chunk.
 void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_output, const float* x,
                         const float* y, float* out, int64_t n, bool stream);
 

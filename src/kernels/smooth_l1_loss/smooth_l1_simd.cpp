@@ -1,7 +1,6 @@
 // Highway compiles this file once per SIMD target; HWY_ONCE holds the dispatching entry points.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/smooth_l1_loss/smooth_l1_simd.cpp"
-#include <hwy/cache_control.h>
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -62,9 +61,6 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   for (; i < n; ++i) {
     out[i] = smooth_l1_grad(x[i] - y[i], beta) * grad_output[i] * scale;
   }
-  if (stream) {
-    hwy::FlushStream();
-  }
 }
 
 void Forward(float beta, const float* x, const float* y, float* out, int64_t n, bool stream) {
@@ -88,9 +84,6 @@ void Forward(float beta, const float* x, const float* y, float* out, int64_t n, 
   }
   for (; i < n; ++i) {
     out[i] = smooth_l1_term(x[i] - y[i], beta);
-  }
-  if (stream) {
-    hwy::FlushStream();
   }
 }
 

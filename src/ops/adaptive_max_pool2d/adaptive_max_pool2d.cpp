@@ -18,6 +18,9 @@ namespace {
 
 constexpr const char* kOp = "aclnnAdaptiveMaxPool2d";
 
+// Elements scanned per chunk at least: about 10 microseconds of work.
+constexpr int64_t kChunkWork = int64_t{1} << 15;
+
 class ForwardRun final : public Plan {
  public:
   ForwardRun(amp::ForwardPlan plan, amp::ForwardKernel kernel)
@@ -81,10 +84,10 @@ amp::ForwardPlan make_plan(const aclTensor& self, int64_t ho, int64_t wo, const 
     plan.layout = amp::Layout::channels_last;
     const int64_t window_rows = (d.h + d.ho - 1) / d.ho + 1;
     plan.split = amp::split_work(planes == 0 ? 0 : d.n * d.ho, (window_rows * d.w + d.wo) * d.c,
-                                 amp::forward_slot_bytes(plan.layout, d));
+                                 amp::forward_slot_bytes(plan.layout, d), kChunkWork);
   } else {
-    plan.split =
-        amp::split_work(planes, d.h * d.w + d.ho * d.w, amp::forward_slot_bytes(plan.layout, d));
+    plan.split = amp::split_work(planes, d.h * d.w + d.ho * d.w,
+                                 amp::forward_slot_bytes(plan.layout, d), kChunkWork);
   }
   return plan;
 }

@@ -26,6 +26,9 @@ constexpr const char* kOp = "aclnnAdaptiveMaxPool2dBackward";
 // the plane loop nest needs less.
 constexpr int64_t kMaxLaneSlotBytes = int64_t{4} << 20;
 
+// Elements touched per chunk at least: about 10 microseconds of work.
+constexpr int64_t kChunkWork = int64_t{1} << 18;
+
 // Sums only the named positions (Accumulate::sparse) when a plane has at least this many positions
 // per output: zeroing gradInput and three passes over the outputs then cost less than rounding
 // every position from a float32 copy.
@@ -110,14 +113,16 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   plan.indices = amp::view_of(indices);
   plan.grad_input = amp::view_of(grad_input);
   plan.uniform = uniform_positions(plan.grad_input, d, &plan.position_stride);
-  if (grad_input.dtype == ACL_FLOAT && plan.uniform) {
-    plan.accumulate = amp::Accumulate::in_place;
-  } else if (d.ho * d.wo * kSparseRatio <= d.h * d.w) {
-    plan.accumulate = amp::Accumulate::sparse;
+  const int64_t positions = d.h * d.w;
+  plan.dense_planes = amp::dense_block(plan.grad_input, d.n, d.c, d.h, d.w);
+  const bool few_outputs = d.ho * d.wo * kSparseRatio <= positions;
+  if (few_outputs) {
+    const bool in_place = grad_input.dtype == ACL_FLOAT && plan.uniform;
+    plan.accumulate = in_place ? amp::Accumulate::in_place : amp::Accumulate::sparse;
   } else {
     plan.accumulate = amp::Accumulate::dense;
   }
-  const int64_t unit_work = d.h * d.w + d.ho * d.wo;
+  const int64_t unit_work = positions + d.ho * d.wo;
   if (amp::channels_innermost(plan.grad_input, d)) {
     plan.layout = amp::Layout::channels_last;
     // All channels when a sample's gradInput is one dense block (zeroed by one memset, every
@@ -135,10 +140,10 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   const int64_t planes = numel(self) == 0 ? 0 : d.n * d.c;
   if (plan.layout == amp::Layout::channels_last) {
     const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
-    plan.split =
-        amp::split_work(d.n * blocks, unit_work * plan.lanes, amp::backward_slot_bytes(plan));
+    plan.split = amp::split_work(d.n * blocks, unit_work * plan.lanes,
+                                 amp::backward_slot_bytes(plan), kChunkWork);
   } else {
-    plan.split = amp::split_work(planes, unit_work, amp::backward_slot_bytes(plan));
+    plan.split = amp::split_work(planes, unit_work, amp::backward_slot_bytes(plan), kChunkWork);
   }
   return plan;
 }

@@ -8,7 +8,6 @@
 namespace oa::amp {
 namespace {
 
-constexpr int64_t kChunkWork = int64_t{1} << 15;
 constexpr int64_t kScratchBudget = int64_t{8} << 20;
 constexpr int64_t kMinScratchChunks = 8;
 
@@ -61,7 +60,7 @@ bool channels_innermost(const View& v, const Dims& dims) {
   return (dims.w > 1 ? v.sw : v.sh) != 1;
 }
 
-Split split_work(int64_t units, int64_t unit_work, int64_t slot_bytes) {
+Split split_work(int64_t units, int64_t unit_work, int64_t slot_bytes, int64_t chunk_work) {
   Split split;
   split.units = units;
   split.slot_bytes = slot_bytes;
@@ -69,7 +68,7 @@ Split split_work(int64_t units, int64_t unit_work, int64_t slot_bytes) {
     return split;
   }
   const __int128 work = static_cast<__int128>(units) * std::max<int64_t>(unit_work, 1);
-  int64_t chunks = static_cast<int64_t>(std::min<__int128>(work / kChunkWork, kMaxChunks));
+  int64_t chunks = static_cast<int64_t>(std::min<__int128>(work / chunk_work, kMaxChunks));
   chunks = std::min(chunks, units);
   if (slot_bytes > 0) {
     chunks = std::min(chunks, std::max(kMinScratchChunks, kScratchBudget / slot_bytes));

@@ -28,8 +28,8 @@ class ForwardRun final : public Plan {
 };
 
 aclnnStatus check_output_dtype(Named output, Named self, Named weight, Named bias) {
-  const aclDataType promoted = promote_float(
-      promote_float(self.tensor->dtype, weight.tensor->dtype), bias.tensor->dtype);
+  const aclDataType promoted =
+      promote_float(promote_float(self.tensor->dtype, weight.tensor->dtype), bias.tensor->dtype);
   if (output.tensor->dtype != promoted) {
     return failf(ACLNN_ERR_PARAM_INVALID,
                  "%s: output dtype must be the promotion of self, weight and bias dtypes (%s, %s, "
@@ -74,8 +74,8 @@ extern "C" aclnnStatus aclnnConvTbcGetWorkspaceSize(const aclTensor* self, const
   auto plan = std::make_unique<ForwardPlan>();
   uint64_t workspace = 0;
   OA_TRY(plan_forward({self, weight, bias, output, pad, cubeMathType}, plan.get(), &workspace));
-  return make_executor(kOp, std::make_unique<ForwardRun>(std::move(plan)), workspace,
-                       workspaceSize, executor);
+  return make_executor(kOp, std::make_unique<ForwardRun>(std::move(plan)), workspace, workspaceSize,
+                       executor);
 }
 
 extern "C" aclnnStatus aclnnConvTbc(void* workspace, const uint64_t workspaceSize,

@@ -27,8 +27,8 @@ class BackwardRun final : public Plan {
 
 aclnnStatus check_not_empty(Named self) {
   if (numel(*self.tensor) == 0) {
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s must not be empty, got shape %s", kOp,
-                 self.name, shape_string(self.tensor->shape).c_str());
+    return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s must not be empty, got shape %s", kOp, self.name,
+                 shape_string(self.tensor->shape).c_str());
   }
   return ACLNN_SUCCESS;
 }
@@ -79,9 +79,9 @@ extern "C" aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
 
   auto plan = std::make_unique<BackwardPlan>();
   uint64_t workspace = 0;
-  OA_TRY(plan_backward({self, input, weight, bias, gradInput, gradWeight, gradBias, pad,
-                        cubeMathType},
-                       plan.get(), &workspace));
+  OA_TRY(
+      plan_backward({self, input, weight, bias, gradInput, gradWeight, gradBias, pad, cubeMathType},
+                    plan.get(), &workspace));
   return make_executor(kOp, std::make_unique<BackwardRun>(std::move(plan)), workspace,
                        workspaceSize, executor);
 }

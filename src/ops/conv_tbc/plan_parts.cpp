@@ -36,9 +36,11 @@ aclnnStatus plan_gemm(const char* op, const GemmShape& shape, int slots,
                  static_cast<long long>(shape.m), static_cast<long long>(shape.n),
                  static_cast<long long>(shape.k));
   }
-  logf(LogLevel::debug, "%s: product m=%lld n=%lld k=%lld runs on oneDNN %s", op,
-       static_cast<long long>(shape.m), static_cast<long long>(shape.n),
-       static_cast<long long>(shape.k), (*out)->implementation().c_str());
+  if (log_level() <= LogLevel::debug) {
+    logf(LogLevel::debug, "%s: product m=%lld n=%lld k=%lld runs on oneDNN %s", op,
+         static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+         static_cast<long long>(shape.k), (*out)->implementation().c_str());
+  }
   return ACLNN_SUCCESS;
 }
 
@@ -71,11 +73,23 @@ Rounding rounding_of(aclDataType dtype, int8_t cube_math_type) {
   }
 }
 
-bool dense_float(const aclTensor& tensor, bool dense_outer) {
+bool dense(const aclTensor& tensor, aclDataType dtype, bool dense_outer) {
   const Shape& s = tensor.shape;
   const Shape& st = tensor.strides;
-  return tensor.dtype == ACL_FLOAT && (s[2] <= 1 || st[2] == 1) && (s[1] <= 1 || st[1] == s[2]) &&
+  return tensor.dtype == dtype && (s[2] <= 1 || st[2] == 1) && (s[1] <= 1 || st[1] == s[2]) &&
          (s[0] <= 1 || (dense_outer ? st[0] == s[1] * s[2] : st[0] >= s[1] * s[2]));
+}
+
+Precision precision_of(aclDataType a, aclDataType b) {
+  return a == ACL_BF16 && b == ACL_BF16 ? Precision::bf16 : Precision::f32;
+}
+
+void fold_toeplitz(Toeplitz* p, int64_t needed_rows) {
+  p->block_rows = needed_rows;
+  if (p->batches > 1 && ceil_div(p->rows, p->taps) < kFoldBelowRows) {
+    p->folded = true;
+    p->block_rows = round_up(needed_rows, p->taps);
+  }
 }
 
 int64_t Layout::add(int64_t bytes) {
@@ -86,14 +100,17 @@ int64_t Layout::add(int64_t bytes) {
 
 void split_toeplitz(Toeplitz* p, std::vector<int64_t>* row_counts) {
   const int64_t classes = std::min(p->taps, p->rows);
-  const int64_t most_rows = ceil_div(p->rows, p->taps);
-  const int64_t blocks = std::clamp<int64_t>(ceil_div(kTargetItems, classes * p->batches), 1,
+  // Folded, a class is one run of rows across all batches (see toeplitz.h).
+  const int64_t runs = p->folded ? 1 : p->batches;
+  const int64_t most_rows =
+      p->folded ? p->batches * p->block_rows / p->taps : ceil_div(p->rows, p->taps);
+  const int64_t blocks = std::clamp<int64_t>(ceil_div(kTargetItems, classes * runs), 1,
                                              std::max<int64_t>(1, most_rows / kMinRows));
   const int64_t tile_cap = std::max<int64_t>(kMinRows, kTileFloats / p->n);
   const int64_t block = std::min(ceil_div(most_rows, blocks), tile_cap);
   for (int64_t r = 0; r < classes; ++r) {
-    const int64_t class_rows = ceil_div(p->rows - r, p->taps);
-    for (int64_t b = 0; b < p->batches; ++b) {
+    const int64_t class_rows = p->folded ? most_rows : ceil_div(p->rows - r, p->taps);
+    for (int64_t b = 0; b < runs; ++b) {
       for (int64_t m0 = 0; m0 < class_rows; m0 += block) {
         const int64_t rows = std::min(block, class_rows - m0);
         p->tile_rows = std::max(p->tile_rows, rows);
@@ -112,59 +129,84 @@ void split_toeplitz(Toeplitz* p, std::vector<int64_t>* row_counts) {
   }
 }
 
-aclnnStatus plan_toeplitz_gemms(const char* op, Toeplitz* p, const std::vector<int64_t>& row_counts,
-                                int slots) {
+namespace {
+
+aclnnStatus plan_toeplitz_products(const char* op, const Toeplitz& p,
+                                   const std::vector<int64_t>& row_counts, Precision precision,
+                                   int slots, ToeplitzProducts* out) {
   GemmShape shape;
-  shape.n = p->n;
-  shape.ldb = p->n;
-  shape.ldc = p->n;
+  shape.precision = precision;
+  shape.n = p.n;
+  shape.ldb = p.n;
+  shape.ldc = p.n;
   for (int64_t rows : row_counts) {
     shape.m = rows;
-    shape.k = p->taps * p->c;
+    shape.k = p.taps * p.c;
     shape.a_row = shape.k;
-    shape.bias = p->bias;
-    p->gemms.emplace_back();
-    OA_TRY(plan_gemm(op, shape, slots, &p->gemms.back()));
+    shape.bias = p.bias;
+    out->tasks.emplace_back();
+    OA_TRY(plan_gemm(op, shape, slots, &out->tasks.back()));
   }
-  if (!p->border_rows.empty()) {
-    shape.m = p->batches;
-    shape.k = p->c;
-    shape.a_row = p->c;
+  if (!p.border_rows.empty()) {
+    shape.m = p.batches;
+    shape.k = p.c;
+    shape.a_row = p.c;
     shape.bias = false;
     shape.accumulate = true;
-    OA_TRY(plan_gemm(op, shape, slots, &p->tap));
+    OA_TRY(plan_gemm(op, shape, slots, &out->tap));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus plan_weight_grad_products(const char* op, const WeightGrad& p, Precision precision,
+                                      int slots, WeightGradProducts* out) {
+  const bool middle = p.trail_begin > p.lead;
+  const bool trail = p.tout > p.trail_begin;
+  GemmShape shape;  // x rows transposed (ci x depth) . self rows (depth x co)
+  shape.precision = precision;
+  shape.m = p.ci;
+  shape.n = p.co;
+  shape.a_row = 1;
+  shape.a_col = p.ci;
+  shape.ldb = p.co;
+  shape.ldc = p.co;
+  if (middle) {
+    shape.k = (p.trail_begin - p.lead) * p.batches;
+    OA_TRY(plan_gemm(op, shape, slots, &out->middle));
+  }
+  if (p.lead > 0) {
+    shape.k = p.lead * p.batches;
+    shape.accumulate = middle;
+    OA_TRY(plan_gemm(op, shape, slots, &out->lead));
+  }
+  if (trail) {
+    shape.k = (p.tout - p.trail_begin) * p.batches;
+    shape.accumulate = middle || p.lead > 0;
+    OA_TRY(plan_gemm(op, shape, slots, &out->trail));
+  }
+  if (p.lead > 0 || trail) {
+    shape.k = p.batches;
+    shape.accumulate = true;
+    OA_TRY(plan_gemm(op, shape, slots, &out->time));
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus plan_toeplitz_gemms(const char* op, Toeplitz* p, const std::vector<int64_t>& row_counts,
+                                int slots) {
+  OA_TRY(plan_toeplitz_products(op, *p, row_counts, p->precision, slots, &p->products));
+  if (p->precision != Precision::f32) {
+    OA_TRY(plan_toeplitz_products(op, *p, row_counts, Precision::f32, slots, &p->f32_products));
   }
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus plan_weight_grad_gemms(const char* op, WeightGrad* p, int slots) {
-  const bool middle = p->trail_begin > p->lead;
-  const bool trail = p->tout > p->trail_begin;
-  GemmShape shape;  // x rows transposed (ci x depth) . self rows (depth x co)
-  shape.m = p->ci;
-  shape.n = p->co;
-  shape.a_row = 1;
-  shape.a_col = p->ci;
-  shape.ldb = p->co;
-  shape.ldc = p->co;
-  if (middle) {
-    shape.k = (p->trail_begin - p->lead) * p->batches;
-    OA_TRY(plan_gemm(op, shape, slots, &p->middle));
-  }
-  if (p->lead > 0) {
-    shape.k = p->lead * p->batches;
-    shape.accumulate = middle;
-    OA_TRY(plan_gemm(op, shape, slots, &p->lead_product));
-  }
-  if (trail) {
-    shape.k = (p->tout - p->trail_begin) * p->batches;
-    shape.accumulate = middle || p->lead > 0;
-    OA_TRY(plan_gemm(op, shape, slots, &p->trail_product));
-  }
-  if (p->lead > 0 || trail) {
-    shape.k = p->batches;
-    shape.accumulate = true;
-    OA_TRY(plan_gemm(op, shape, slots, &p->time));
+  OA_TRY(plan_weight_grad_products(op, *p, p->precision, slots, &p->products));
+  if (p->precision != Precision::f32) {
+    OA_TRY(plan_weight_grad_products(op, *p, Precision::f32, slots, &p->f32_products));
   }
   return ACLNN_SUCCESS;
 }
@@ -174,9 +216,12 @@ int plan_slots(const std::vector<double>& costs) {
   for (double cost : costs) {
     total += cost;
   }
-  const auto worth = static_cast<int64_t>(total / kFlopsPerSlot);
-  const int64_t most = std::min(static_cast<int64_t>(costs.size()), worth);
-  return static_cast<int>(std::clamp<int64_t>(num_threads(), 1, std::max<int64_t>(most, 1)));
+  const int64_t most =
+      std::min(static_cast<int64_t>(costs.size()), static_cast<int64_t>(total / kFlopsPerSlot));
+  if (most <= 1) {
+    return 1;  // without asking for the thread count, which costs a system call
+  }
+  return static_cast<int>(std::clamp<int64_t>(num_threads(), 1, most));
 }
 
 SlotLayout slot_layout_of(const Toeplitz& toeplitz, const WeightGrad* weight_grad) {
@@ -186,16 +231,21 @@ SlotLayout slot_layout_of(const Toeplitz& toeplitz, const WeightGrad* weight_gra
       most = std::max(most, gemm->scratch_bytes());
     }
   };
-  for (const auto& gemm : toeplitz.gemms) {
-    consider(gemm);
+  for (const ToeplitzProducts* v : {&toeplitz.products, &toeplitz.f32_products}) {
+    for (const auto& gemm : v->tasks) {
+      consider(gemm);
+    }
+    consider(v->tap);
   }
-  consider(toeplitz.tap);
   if (weight_grad != nullptr) {
-    consider(weight_grad->middle);
-    consider(weight_grad->lead_product);
-    consider(weight_grad->trail_product);
-    consider(weight_grad->time);
+    for (const WeightGradProducts* v : {&weight_grad->products, &weight_grad->f32_products}) {
+      consider(v->middle);
+      consider(v->lead);
+      consider(v->trail);
+      consider(v->time);
+    }
   }
+  // The border rows' copy holds operands of either precision: sized for float32.
   SlotLayout layout;
   layout.tile_offset = round_up(static_cast<int64_t>(most), 64);
   layout.rows_offset = layout.tile_offset + round_up(toeplitz.tile_rows * toeplitz.n * 4, 64);

@@ -18,6 +18,9 @@ namespace oa::tbc {
 constexpr int64_t kTargetItems = 32;
 constexpr int64_t kMinRows = 32;
 constexpr int64_t kTileFloats = 65536;
+// Residue classes with fewer rows per batch than this are folded across the batches: oneDNN's
+// kernels work in blocks of several rows, and a short class wastes part of its last block.
+constexpr int64_t kFoldBelowRows = 48;
 
 // The kernel view of a checked rank-3 or rank-1 tensor.
 View view_of(const aclTensor& tensor);
@@ -25,10 +28,13 @@ View view_of(const aclTensor& tensor);
 // How cubeMathType rounds an operand of this dtype (only FLOAT operands are rounded).
 Rounding rounding_of(aclDataType dtype, int8_t cube_math_type);
 
-// Whether a rank-3 FLOAT tensor (d0, d1, d2) is, for every index of d0, a dense d1 x d2 matrix;
-// with dense_outer also the d0 matrices follow each other densely. (oneDNN's fast kernels take
-// dense matrices only.)
-bool dense_float(const aclTensor& tensor, bool dense_outer);
+// Whether a rank-3 tensor (d0, d1, d2) of `dtype` is, for every index of d0, a dense d1 x d2
+// matrix; with dense_outer also the d0 matrices follow each other densely. (oneDNN's fast kernels
+// take dense matrices only.)
+bool dense(const aclTensor& tensor, aclDataType dtype, bool dense_outer);
+
+// The precision of a product of operands of these dtypes: bfloat16 when both are BF16.
+Precision precision_of(aclDataType a, aclDataType b);
 
 // Byte offsets of the workspace's regions, each 64-byte aligned.
 class Layout {
@@ -40,11 +46,16 @@ class Layout {
   int64_t total_ = 0;
 };
 
+// Sets the blocks of the Toeplitz product's buffer (needed_rows per batch: the padded input) and
+// whether its classes are folded across the batches.
+void fold_toeplitz(Toeplitz* p, int64_t needed_rows);
+
 // Cuts the Toeplitz product into tasks (phase 1, before the slot count is known): fills tasks
 // (with the index of their row count in *row_counts), tile_rows and border_rows.
 void split_toeplitz(Toeplitz* p, std::vector<int64_t>* row_counts);
 
-// Plans the oneDNN products for `slots` slots; on failure returns 561000 with a message naming op.
+// Plans the oneDNN products for `slots` slots, in the plan's precision and, when that is
+// bfloat16, in float32 too; on failure returns 561000 with a message naming op.
 aclnnStatus plan_toeplitz_gemms(const char* op, Toeplitz* p, const std::vector<int64_t>& row_counts,
                                 int slots);
 aclnnStatus plan_weight_grad_gemms(const char* op, WeightGrad* p, int slots);

@@ -11,8 +11,7 @@ namespace {
 
 constexpr int64_t kFloat = 4;
 
-// The FLOPs of the GEMM items, in the order the run numbers them: Toeplitz tasks, then (for the
-// backward) gradWeight's taps.
+// The FLOPs of the GEMM items: the Toeplitz tasks and (for the backward) gradWeight's taps.
 std::vector<double> item_costs(const Toeplitz& p, const std::vector<int64_t>& row_counts,
                                const WeightGrad* wg = nullptr) {
   std::vector<double> costs;
@@ -33,8 +32,8 @@ std::vector<double> item_costs(const Toeplitz& p, const std::vector<int64_t>& ro
 aclnnStatus plan_forward(const ForwardArgs& a, ForwardPlan* p, uint64_t* workspace_bytes) {
   const aclTensor& x = *a.self;
   Dims& d = p->d;
-  d = {x.shape[0], x.shape[1],       x.shape[2], a.weight->shape[2], a.weight->shape[0],
-       a.pad,      a.output->shape[0]};
+  d = {x.shape[0],         x.shape[1], x.shape[2],        a.weight->shape[2],
+       a.weight->shape[0], a.pad,      a.output->shape[0]};
   p->x = view_of(x);
   p->w = view_of(*a.weight);
   p->bias = view_of(*a.bias);
@@ -61,23 +60,28 @@ aclnnStatus plan_forward(const ForwardArgs& a, ForwardPlan* p, uint64_t* workspa
   conv.taps = d.k;
   conv.c = d.ci;
   conv.n = d.co;
-  conv.block_rows = d.t + 2 * d.pad;
   conv.data_begin = d.pad;
   conv.data_end = d.pad + d.t;
   conv.bias = true;
+  conv.precision = precision_of(x.dtype, a.weight->dtype);
+  fold_toeplitz(&conv, d.t + 2 * d.pad);
   std::vector<int64_t> row_counts;
   split_toeplitz(&conv, &row_counts);
   const std::vector<double> costs = item_costs(conv, row_counts);
   const int slots = plan_slots(costs);
   OA_TRY(plan_toeplitz_gemms("aclnnConvTbc", &conv, row_counts, slots));
-  p->schedule = balance(costs, slots);
+  p->slots = slots;
 
-  p->x_offset = layout.add(d.b * conv.block_rows * d.ci * kFloat);
+  p->x_offset = layout.add(conv.buffer_rows() * d.ci * kFloat);
   p->w_offset = layout.add(d.k * d.ci * d.co * kFloat);
   p->slot_layout = slot_layout_of(conv, nullptr);
   p->slots_offset = layout.add(p->slot_layout.bytes * slots);
-  p->pack.add(kPackX, d.b * conv.block_rows, d.ci);
+  p->pack.add(kPackX, conv.buffer_rows(), d.ci);
   p->pack.add(kPackW, d.k * d.ci, d.co);
+  if (conv.precision != Precision::f32) {
+    p->f32_pack.add(kPackX, conv.buffer_rows(), d.ci);
+    p->f32_pack.add(kPackW, d.k * d.ci, d.co);
+  }
   *workspace_bytes = static_cast<uint64_t>(layout.total());
   return ACLNN_SUCCESS;
 }
@@ -85,8 +89,8 @@ aclnnStatus plan_forward(const ForwardArgs& a, ForwardPlan* p, uint64_t* workspa
 aclnnStatus plan_backward(const BackwardArgs& a, BackwardPlan* p, uint64_t* workspace_bytes) {
   const aclTensor& x = *a.input;
   Dims& d = p->d;
-  d = {x.shape[0], x.shape[1],     x.shape[2], a.weight->shape[2], a.weight->shape[0],
-       a.pad,      a.self->shape[0]};
+  d = {x.shape[0],         x.shape[1], x.shape[2],      a.weight->shape[2],
+       a.weight->shape[0], a.pad,      a.self->shape[0]};
   p->g = view_of(*a.self);
   p->x = view_of(x);
   p->w = view_of(*a.weight);
@@ -112,16 +116,18 @@ aclnnStatus plan_backward(const BackwardArgs& a, BackwardPlan* p, uint64_t* work
     return ACLNN_SUCCESS;
   }
 
-  // gradInput[s] = sum over j of gpad[s + j] . w[k - 1 - j]^T, gpad row u = self row u + pad - k + 1.
+  // gradInput[s] = sum over j of gpad[s + j] . w[k - 1 - j]^T, gpad row u = self row u + pad - k
+  // + 1.
   Toeplitz& ig = p->input_grad;
   ig.rows = d.t;
   ig.batches = d.b;
   ig.taps = d.k;
   ig.c = d.co;
   ig.n = d.ci;
-  ig.block_rows = d.t + d.k - 1;
   ig.data_begin = std::max<int64_t>(0, d.k - 1 - d.pad);
-  ig.data_end = std::min(ig.block_rows, d.k - 1 - d.pad + d.tout);
+  ig.data_end = std::min(d.t + d.k - 1, d.k - 1 - d.pad + d.tout);
+  ig.precision = precision_of(a.self->dtype, a.weight->dtype);
+  fold_toeplitz(&ig, d.t + d.k - 1);
   WeightGrad& wg = p->weight_grad;
   wg.taps = d.k;
   wg.batches = d.b;
@@ -132,11 +138,14 @@ aclnnStatus plan_backward(const BackwardArgs& a, BackwardPlan* p, uint64_t* work
   wg.tout = d.tout;
   wg.lead = std::min(d.pad, d.tout);
   wg.trail_begin = std::max(wg.lead, d.tout - d.pad);
-  // gradWeight reads input and self in place when they are dense FLOAT rows, and writes itself
-  // when it is dense FLOAT matrices.
-  p->x_in_place = p->x_rounding == Rounding::none && dense_float(x, true);
-  p->g_in_place = p->g_rounding == Rounding::none && dense_float(*a.self, true);
-  p->direct_weight = dense_float(*a.grad_weight, false);
+  wg.precision = precision_of(x.dtype, a.self->dtype);
+  // gradWeight reads input and self in place when they are dense rows of its precision (and not
+  // rounded), and writes itself when it is dense FLOAT matrices.
+  const bool bf16_weight = wg.precision == Precision::bf16;
+  const aclDataType operand_dtype = bf16_weight ? ACL_BF16 : ACL_FLOAT;
+  p->x_in_place = p->x_rounding == Rounding::none && dense(x, operand_dtype, true);
+  p->g_in_place = p->g_rounding == Rounding::none && dense(*a.self, operand_dtype, true);
+  p->direct_weight = dense(*a.grad_weight, ACL_FLOAT, false);
   wg.gw_k = p->direct_weight ? p->grad_weight.stride[0] : d.ci * d.co;
 
   std::vector<int64_t> row_counts;
@@ -145,33 +154,41 @@ aclnnStatus plan_backward(const BackwardArgs& a, BackwardPlan* p, uint64_t* work
   const int slots = plan_slots(costs);
   OA_TRY(plan_toeplitz_gemms("aclnnConvTbcBackward", &ig, row_counts, slots));
   OA_TRY(plan_weight_grad_gemms("aclnnConvTbcBackward", &wg, slots));
-  p->schedule = balance(costs, slots);
+  p->slots = slots;
 
   const int64_t lead_rows = wg.lead > 0 ? (wg.lead + d.k - 1) * d.b : 0;
-  const int64_t trail_rows = d.tout > wg.trail_begin ? (d.tout - wg.trail_begin + d.k - 1) * d.b
-                                                     : 0;
-  p->g_pad_offset = layout.add(d.b * ig.block_rows * d.co * kFloat);
+  const int64_t trail_rows =
+      d.tout > wg.trail_begin ? (d.tout - wg.trail_begin + d.k - 1) * d.b : 0;
+  p->g_pad_offset = layout.add(ig.buffer_rows() * d.co * kFloat);
   p->w_flip_offset = layout.add(d.k * d.co * d.ci * kFloat);
-  p->x_rows_offset = layout.add(p->x_in_place ? 0 : d.t * d.b * d.ci * kFloat);
-  p->g_rows_offset = layout.add(p->g_in_place ? 0 : self_rows * d.co * kFloat);
+  // The float32 fallback of bfloat16 products packs input and self rows even when read in place.
+  const bool fallback = ig.precision != Precision::f32 || bf16_weight;
+  p->x_rows_offset = layout.add(p->x_in_place && !fallback ? 0 : d.t * d.b * d.ci * kFloat);
+  p->g_rows_offset = layout.add(p->g_in_place && !fallback ? 0 : self_rows * d.co * kFloat);
   p->lead_offset = layout.add(lead_rows * d.ci * kFloat);
   p->trail_offset = layout.add(trail_rows * d.ci * kFloat);
   p->grad_weight_offset = layout.add(p->direct_weight ? 0 : d.k * d.ci * d.co * kFloat);
   p->slot_layout = slot_layout_of(ig, &wg);
   p->slots_offset = layout.add(p->slot_layout.bytes * slots);
 
-  p->pack.add(kPackSelf, d.b * ig.block_rows, d.co);
+  p->pack.add(kPackSelf, ig.buffer_rows(), d.co);
   p->pack.add(kPackFlippedWeight, d.k * d.co, d.ci);
   if (!p->x_in_place) {
     p->pack.add(kPackInputRows, d.t * d.b, d.ci);
+  } else if (bf16_weight) {
+    p->pack.add(kScanInputRows, d.t * d.b, d.ci);
   }
-  if (p->g_in_place) {
-    p->pack.add(kScanSelfEdges, (wg.lead + d.tout - wg.trail_begin) * d.b, d.co);
-  } else {
-    p->pack.add(kPackSelfRows, self_rows, d.co);
-  }
+  p->pack.add(p->g_in_place ? kScanSelfRows : kPackSelfRows, self_rows, d.co);
   p->pack.add(kPackLead, lead_rows, d.ci);
   p->pack.add(kPackTrail, trail_rows, d.ci);
+  if (fallback) {
+    p->f32_pack.add(kPackSelf, ig.buffer_rows(), d.co);
+    p->f32_pack.add(kPackFlippedWeight, d.k * d.co, d.ci);
+    p->f32_pack.add(kPackInputRows, d.t * d.b, d.ci);
+    p->f32_pack.add(kPackSelfRows, self_rows, d.co);
+    p->f32_pack.add(kPackLead, lead_rows, d.ci);
+    p->f32_pack.add(kPackTrail, trail_rows, d.ci);
+  }
   if (!p->direct_weight) {
     p->finish.add(kStoreGradWeight, d.k * d.ci, d.co);
   }

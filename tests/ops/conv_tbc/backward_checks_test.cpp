@@ -99,15 +99,33 @@ TEST(ConvTbcBackwardChecks, NullPointers) {
     Call call;
     call.after_create = [which](Call& c) {
       switch (which) {
-        case 0: c.self = nullptr; break;
-        case 1: c.input = nullptr; break;
-        case 2: c.weight = nullptr; break;
-        case 3: c.bias = nullptr; break;
-        case 4: c.grad_input = nullptr; break;
-        case 5: c.grad_weight = nullptr; break;
-        case 6: c.grad_bias = nullptr; break;
-        case 7: c.workspace_size_arg = nullptr; break;
-        default: c.executor_arg = nullptr; break;
+        case 0:
+          c.self = nullptr;
+          break;
+        case 1:
+          c.input = nullptr;
+          break;
+        case 2:
+          c.weight = nullptr;
+          break;
+        case 3:
+          c.bias = nullptr;
+          break;
+        case 4:
+          c.grad_input = nullptr;
+          break;
+        case 5:
+          c.grad_weight = nullptr;
+          break;
+        case 6:
+          c.grad_bias = nullptr;
+          break;
+        case 7:
+          c.workspace_size_arg = nullptr;
+          break;
+        default:
+          c.executor_arg = nullptr;
+          break;
       }
     };
     expect_error(call.run(), ACLNN_ERR_PARAM_NULLPTR,
@@ -120,27 +138,30 @@ TEST(ConvTbcBackwardChecks, InputDtypesOutsideTheFloatTypes) {
   struct Case {
     aclDataType Call::*field;
     const char* name;
-  } cases[] = {{&Call::self_dtype, "self"},           {&Call::input_dtype, "input"},
-               {&Call::weight_dtype, "weight"},       {&Call::bias_dtype, "bias"},
-               {&Call::grad_input_dtype, "gradInput"}, {&Call::grad_bias_dtype, "gradBias"}};
+  } cases[] = {{&Call::self_dtype, "self"},
+               {&Call::input_dtype, "input"},
+               {&Call::weight_dtype, "weight"},
+               {&Call::bias_dtype, "bias"},
+               {&Call::grad_input_dtype, "gradInput"},
+               {&Call::grad_bias_dtype, "gradBias"}};
   for (const Case& c : cases) {
     Call call;
     call.*c.field = ACL_INT32;
     if (c.field == &Call::input_dtype) {
       call.grad_input_dtype = ACL_INT32;  // so that only input's own dtype rule fails first
     }
-    expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-                 {kOp, std::string(c.name) + " dtype must be one of {FLOAT, FLOAT16, BF16}",
-                  "INT32"});
+    expect_error(
+        call.run(), ACLNN_ERR_PARAM_INVALID,
+        {kOp, std::string(c.name) + " dtype must be one of {FLOAT, FLOAT16, BF16}", "INT32"});
   }
 }
 
 TEST(ConvTbcBackwardChecks, GradWeightDtypeOutsideItsList) {
   Call call;
   call.grad_weight_dtype = ACL_FLOAT8_E5M2;
-  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "gradWeight dtype must be one of", "HIFLOAT8", "FLOAT8_E4M3FN",
-                "FLOAT8_E5M2"});
+  expect_error(
+      call.run(), ACLNN_ERR_PARAM_INVALID,
+      {kOp, "gradWeight dtype must be one of", "HIFLOAT8", "FLOAT8_E4M3FN", "FLOAT8_E5M2"});
 }
 
 TEST(ConvTbcBackwardChecks, GradInputDtypeMustEqualInput) {
@@ -161,8 +182,9 @@ TEST(ConvTbcBackwardChecks, GradWeightDtypeMustEqualWeightOrBeEightBit) {
   Call call;
   call.grad_weight_dtype = ACL_FLOAT16;
   expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "gradWeight dtype must equal weight dtype (FLOAT) or be HIFLOAT8 or "
-                     "FLOAT8_E4M3FN, got FLOAT16"});
+               {kOp,
+                "gradWeight dtype must equal weight dtype (FLOAT) or be HIFLOAT8 or "
+                "FLOAT8_E4M3FN, got FLOAT16"});
   for (aclDataType eight_bit : {ACL_HIFLOAT8, ACL_FLOAT8_E4M3FN}) {
     Call ok;
     ok.grad_weight_dtype = eight_bit;
@@ -271,17 +293,18 @@ TEST(ConvTbcBackwardChecks, OutputLengthBelowOne) {
   call.input_shape = call.grad_input_shape = {1, 2, 3};
   call.weight_shape = call.grad_weight_shape = {6, 3, 4};
   call.pad = 1;  // Tout = 1 + 2 - 6 + 1 = -2
-  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "self shape must be (T + 2*pad - K + 1, B, Cout)",
-                "1 + 2*1 - 6 + 1 = -2 is below 1"});
+  expect_error(
+      call.run(), ACLNN_ERR_PARAM_INVALID,
+      {kOp, "self shape must be (T + 2*pad - K + 1, B, Cout)", "1 + 2*1 - 6 + 1 = -2 is below 1"});
 }
 
 TEST(ConvTbcBackwardChecks, SelfShape) {
   Call call;
   call.self_shape = {5, 2, 4};
   expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "self shape must be (T + 2*pad - K + 1, B, Cout) with T=6, pad=1, K=3: "
-                     "[6, 2, 4], got [5, 2, 4]"});
+               {kOp,
+                "self shape must be (T + 2*pad - K + 1, B, Cout) with T=6, pad=1, K=3: "
+                "[6, 2, 4], got [5, 2, 4]"});
 }
 
 TEST(ConvTbcBackwardChecks, GradientShapes) {
@@ -305,9 +328,10 @@ TEST(ConvTbcBackwardChecks, CubeMathTypeRange) {
     Call call;
     call.cube_math_type = mode;
     expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-                 {kOp, "cubeMathType must be 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), 2 "
-                       "(USE_FP16) or 3 (USE_HF32), got " +
-                           std::to_string(mode)});
+                 {kOp,
+                  "cubeMathType must be 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), 2 "
+                  "(USE_FP16) or 3 (USE_HF32), got " +
+                      std::to_string(mode)});
   }
 }
 
@@ -316,8 +340,9 @@ TEST(ConvTbcBackwardChecks, UseFp16WithBf16Input) {
   call.cube_math_type = 2;
   call.weight_dtype = call.grad_weight_dtype = ACL_BF16;
   expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "cubeMathType 2 (USE_FP16) cannot be used with BF16 inputs, got weight "
-                     "dtype BF16"});
+               {kOp,
+                "cubeMathType 2 (USE_FP16) cannot be used with BF16 inputs, got weight "
+                "dtype BF16"});
   Call fp16;
   fp16.cube_math_type = 2;
   fp16.weight_dtype = fp16.grad_weight_dtype = ACL_FLOAT16;
@@ -330,8 +355,7 @@ TEST(ConvTbcBackwardChecks, TensorInHostMemory) {
   TensorPtr on_host = make_tensor({6, 2, 3}, ACL_FLOAT, host.data());
   Call call;
   call.after_create = [&](Call& c) { c.input = on_host.get(); };
-  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "input", "is not inside device memory"});
+  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID, {kOp, "input", "is not inside device memory"});
 }
 
 TEST(ConvTbcBackwardChecks, ViewPastItsAllocation) {
@@ -392,10 +416,10 @@ TEST(ConvTbcBackwardChecks, LaunchChecksExecutorAndWorkspace) {
   TensorPtr gb = make_tensor({4}, ACL_FLOAT, g.get());
   uint64_t size = 0;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(self.get(), input.get(), weight.get(),
-                                                 bias.get(), 1, 0, gi.get(), gw.get(), gb.get(),
-                                                 &size, &executor),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      aclnnConvTbcBackwardGetWorkspaceSize(self.get(), input.get(), weight.get(), bias.get(), 1, 0,
+                                           gi.get(), gw.get(), gb.get(), &size, &executor),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   ASSERT_GT(size, 0u);
   expect_error(aclnnConvTbcBackward(nullptr, size - 1, executor, nullptr), ACLNN_ERR_PARAM_INVALID,

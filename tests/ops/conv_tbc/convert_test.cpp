@@ -108,9 +108,9 @@ TEST(ConvTbcConvert, Hf32RoundingFollowsItsDefinition) {
           << "float bits 0x" << std::hex << bits_of(v);
     }
   }
-  EXPECT_EQ(oa::tbc::round_hf32(1.0f + 0x1p-12f), 1.0f);                   // tie to even (down)
-  EXPECT_EQ(oa::tbc::round_hf32(1.0f + 3 * 0x1p-12f), 1.0f + 0x1p-10f);    // tie to even (up)
-  EXPECT_EQ(oa::tbc::round_hf32(1.0f + 0x1p-11f), 1.0f + 0x1p-11f);        // representable
+  EXPECT_EQ(oa::tbc::round_hf32(1.0f + 0x1p-12f), 1.0f);                 // tie to even (down)
+  EXPECT_EQ(oa::tbc::round_hf32(1.0f + 3 * 0x1p-12f), 1.0f + 0x1p-10f);  // tie to even (up)
+  EXPECT_EQ(oa::tbc::round_hf32(1.0f + 0x1p-11f), 1.0f + 0x1p-11f);      // representable
   EXPECT_TRUE(std::isinf(oa::tbc::round_hf32(std::numeric_limits<float>::max())));
   EXPECT_TRUE(std::isnan(oa::tbc::round_hf32(std::nanf(""))));
   EXPECT_TRUE(std::isnan(oa::tbc::round_hf32(float_of(0x7F800001u))));  // not rounded into Inf

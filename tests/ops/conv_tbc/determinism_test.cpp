@@ -38,8 +38,7 @@ TEST(ConvTbcDeterminism, BackwardIsTheSameForAnyThreadCount) {
             first[i] = outputs[i]->bytes();
           } else {
             EXPECT_EQ(outputs[i]->bytes(), first[i])
-                << sizes_string(s) << ": output " << i << " differs with " << threads
-                << " threads";
+                << sizes_string(s) << ": output " << i << " differs with " << threads << " threads";
           }
         }
       }
@@ -67,8 +66,8 @@ TEST(ConvTbcDeterminism, ForwardIsTheSameForAnyThreadCount) {
       if (threads == kThreadCounts[0]) {
         first = out.bytes();
       } else {
-        EXPECT_EQ(out.bytes(), first) << sizes_string(s) << ": differs with " << threads
-                                      << " threads";
+        EXPECT_EQ(out.bytes(), first)
+            << sizes_string(s) << ": differs with " << threads << " threads";
       }
     }
   }
@@ -86,10 +85,9 @@ TEST(ConvTbcDeterminism, ThreadCountChangedAfterPlanning) {
   aclOpExecutor* executor = nullptr;
   {
     ScopedEnv env("OPENACLNN_NUM_THREADS", "1");
-    ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(t.g.get(), t.x.get(), t.w.get(), t.bias.get(),
-                                                   s.pad, 0, t.grad_input.get(),
-                                                   t.grad_weight.get(), t.grad_bias.get(), &size,
-                                                   &executor),
+    ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(
+                  t.g.get(), t.x.get(), t.w.get(), t.bias.get(), s.pad, 0, t.grad_input.get(),
+                  t.grad_weight.get(), t.grad_bias.get(), &size, &executor),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
   }

@@ -33,6 +33,8 @@ const Mix kMixes[] = {
     {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_HIFLOAT8, Layout::permuted},
     {ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT8_E4M3FN, Layout::permuted},
     {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_BF16, Layout::contiguous},
+    {ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16, Layout::contiguous},  // bfloat16 products
+    {ACL_BF16, ACL_BF16, ACL_BF16, ACL_HIFLOAT8, Layout::permuted},
 };
 
 TEST(ConvTbcExact, ForwardIntegersAreExact) {

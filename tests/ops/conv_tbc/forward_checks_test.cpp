@@ -27,8 +27,8 @@ struct Call {
   std::vector<int64_t> output_shape{6, 2, 4};
   aclDataType self_dtype = ACL_FLOAT, weight_dtype = ACL_FLOAT, bias_dtype = ACL_FLOAT,
               output_dtype = ACL_FLOAT;
-  aclFormat self_format = ACL_FORMAT_ND, weight_format = ACL_FORMAT_ND,
-            bias_format = ACL_FORMAT_ND, output_format = ACL_FORMAT_ND;
+  aclFormat self_format = ACL_FORMAT_ND, weight_format = ACL_FORMAT_ND, bias_format = ACL_FORMAT_ND,
+            output_format = ACL_FORMAT_ND;
   int64_t pad = 1;
   int8_t cube_math_type = 0;
   std::function<void(Call&)> after_create;
@@ -62,9 +62,8 @@ struct Call {
     if (after_create) {
       after_create(*this);
     }
-    const int status = aclnnConvTbcGetWorkspaceSize(self, weight, bias, pad, output,
-                                                    cube_math_type, workspace_size_arg,
-                                                    executor_arg);
+    const int status = aclnnConvTbcGetWorkspaceSize(self, weight, bias, pad, output, cube_math_type,
+                                                    workspace_size_arg, executor_arg);
     if (status == ACLNN_SUCCESS) {
       aclDestroyAclOpExecutor(executor);
     }
@@ -83,12 +82,24 @@ TEST(ConvTbcForwardChecks, NullPointers) {
     Call call;
     call.after_create = [which](Call& c) {
       switch (which) {
-        case 0: c.self = nullptr; break;
-        case 1: c.weight = nullptr; break;
-        case 2: c.bias = nullptr; break;
-        case 3: c.output = nullptr; break;
-        case 4: c.workspace_size_arg = nullptr; break;
-        default: c.executor_arg = nullptr; break;
+        case 0:
+          c.self = nullptr;
+          break;
+        case 1:
+          c.weight = nullptr;
+          break;
+        case 2:
+          c.bias = nullptr;
+          break;
+        case 3:
+          c.output = nullptr;
+          break;
+        case 4:
+          c.workspace_size_arg = nullptr;
+          break;
+        default:
+          c.executor_arg = nullptr;
+          break;
       }
     };
     expect_error(call.run(), ACLNN_ERR_PARAM_NULLPTR,
@@ -107,9 +118,9 @@ TEST(ConvTbcForwardChecks, Dtypes) {
   for (const Case& c : cases) {
     Call call;
     call.*c.field = ACL_HIFLOAT8;
-    expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-                 {kOp, std::string(c.name) + " dtype must be one of {FLOAT, FLOAT16, BF16}",
-                  "HIFLOAT8"});
+    expect_error(
+        call.run(), ACLNN_ERR_PARAM_INVALID,
+        {kOp, std::string(c.name) + " dtype must be one of {FLOAT, FLOAT16, BF16}", "HIFLOAT8"});
   }
 }
 
@@ -121,8 +132,9 @@ TEST(ConvTbcForwardChecks, OutputDtypeIsThePromotion) {
   call.bias_dtype = ACL_FLOAT16;
   call.output_dtype = ACL_FLOAT16;
   expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "output dtype must be the promotion of self, weight and bias dtypes "
-                     "(FLOAT16, BF16, FLOAT16 -> FLOAT), got FLOAT16"});
+               {kOp,
+                "output dtype must be the promotion of self, weight and bias dtypes "
+                "(FLOAT16, BF16, FLOAT16 -> FLOAT), got FLOAT16"});
   Call ok;
   ok.self_dtype = ok.weight_dtype = ok.bias_dtype = ok.output_dtype = ACL_BF16;
   EXPECT_EQ(ok.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -177,8 +189,9 @@ TEST(ConvTbcForwardChecks, Sizes) {
   Call output;
   output.output_shape = {6, 2, 5};
   expect_error(output.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "output shape must be (T + 2*pad - K + 1, B, Cout) with T=6, pad=1, K=3: "
-                     "[6, 2, 4], got [6, 2, 5]"});
+               {kOp,
+                "output shape must be (T + 2*pad - K + 1, B, Cout) with T=6, pad=1, K=3: "
+                "[6, 2, 4], got [6, 2, 5]"});
 }
 
 TEST(ConvTbcForwardChecks, CubeMathType) {
@@ -189,8 +202,9 @@ TEST(ConvTbcForwardChecks, CubeMathType) {
   bf16.cube_math_type = 2;
   bf16.bias_dtype = ACL_BF16;
   expect_error(bf16.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp, "cubeMathType 2 (USE_FP16) cannot be used with BF16 inputs, got bias dtype "
-                     "BF16"});
+               {kOp,
+                "cubeMathType 2 (USE_FP16) cannot be used with BF16 inputs, got bias dtype "
+                "BF16"});
 }
 
 TEST(ConvTbcForwardChecks, MemoryAndOverlap) {

@@ -14,8 +14,8 @@ TEST(ConvTbcRandom, ForwardMatchesReference) {
     c.x = random_float_type(&rng);
     c.w = random_float_type(&rng);
     c.bias = random_float_type(&rng);
-    c.cube_math_type = random_cube_math_type(
-        &rng, c.x == ACL_BF16 || c.w == ACL_BF16 || c.bias == ACL_BF16);
+    c.cube_math_type =
+        random_cube_math_type(&rng, c.x == ACL_BF16 || c.w == ACL_BF16 || c.bias == ACL_BF16);
     c.x_layout = random_layout(&rng, true);
     c.w_layout = random_layout(&rng, true);
     c.bias_layout = random_layout(&rng, true);

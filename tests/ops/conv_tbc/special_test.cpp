@@ -178,6 +178,33 @@ TEST(ConvTbcSpecial, EightBitGradWeightSaturation) {
   }
 }
 
+// BF16 operands run on the CPU's bfloat16 products, which flush subnormal inputs and results to
+// zero; values below 2^-56 make the run fall back to float32 products, so that tiny results stay
+// what float32 arithmetic gives (kernels/conv_tbc/precision.h). Every BF16 operand tiny, and only
+// the weight tiny, through both the in-place and the packed paths.
+TEST(ConvTbcSpecial, TinyBf16ValuesStayExact) {
+  std::mt19937 rng(10);
+  for (Layout layout : {Layout::contiguous, Layout::permuted}) {
+    for (bool only_weight : {false, true}) {
+      const TbcSizes s{20, 3, 6, 5, 3, 1};
+      BackwardCase c;
+      c.s = s;
+      c.g = c.x = c.w = c.bias = c.grad_weight = ACL_BF16;
+      c.g_layout = c.x_layout = layout;
+      BackwardTensors t(c, &rng);
+      t.fill_all(only_weight ? Data::normal : Data::tiny, &rng);
+      if (only_weight) {
+        fill(&t.w, Data::tiny, &rng);
+      }
+      call_backward(&t, s.pad, 0);
+      expect_backward(s, &t, 0, false);
+      TestTensor out({s.tout(), s.b, s.co}, ACL_BF16, layout, &rng);
+      call_forward(&t.x, &t.w, &t.bias, &out, s.pad, 0);
+      expect_forward(s, t.x, t.w, t.bias, &out, 0, false);
+    }
+  }
+}
+
 // A repeatable executor runs twice with the same results, then is destroyed.
 TEST(ConvTbcSpecial, RepeatableExecutor) {
   std::mt19937 rng(9);
@@ -187,10 +214,9 @@ TEST(ConvTbcSpecial, RepeatableExecutor) {
   t.fill_all(Data::normal, &rng);
   uint64_t size = 0;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(t.g.get(), t.x.get(), t.w.get(), t.bias.get(),
-                                                 c.s.pad, 0, t.grad_input.get(),
-                                                 t.grad_weight.get(), t.grad_bias.get(), &size,
-                                                 &executor),
+  ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(
+                t.g.get(), t.x.get(), t.w.get(), t.bias.get(), c.s.pad, 0, t.grad_input.get(),
+                t.grad_weight.get(), t.grad_bias.get(), &size, &executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);

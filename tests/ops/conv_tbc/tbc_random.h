@@ -14,10 +14,10 @@ namespace tbc_test {
 
 // Fewer cases under the sanitizers, whose build runs the float64 reference several times slower.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr int kRandomCases = 16;
-constexpr double kWorkCap = 4e5;
+constexpr int kRandomCases = 40;
+constexpr double kWorkCap = 1e6;
 #else
-constexpr int kRandomCases = 60;
+constexpr int kRandomCases = 100;
 constexpr double kWorkCap = 4e6;
 #endif
 
@@ -51,7 +51,8 @@ inline TbcSizes random_sizes(std::mt19937* rng) {
     s.pad = std::min<int64_t>(255, uniform(rng, 0, s.k + 1));
     const int64_t shortest = std::max<int64_t>(1, s.k - 2 * s.pad);
     s.t = shortest + uniform(rng, 0, uniform(rng, 0, 1) == 0 ? 4 : 80);
-    const double work = static_cast<double>(s.tout() * s.b * s.ci) * static_cast<double>(s.co * s.k);
+    const double work =
+        static_cast<double>(s.tout() * s.b * s.ci) * static_cast<double>(s.co * s.k);
     if (work <= kWorkCap) {
       return s;
     }

@@ -5,11 +5,13 @@
 // a product of operands that are exact in float32 (rounded by cubeMathType first where the mode
 // says). However the sum is ordered or blocked, and with or without fused multiply-adds, its error
 // is at most gamma(n) * M with gamma(n) = n u / (1 - n u), u = 2^-24 and M the sum of the absolute
-// values of the terms; the output then rounds that float32 value once to its dtype. So an element
-// passes when it lies between the roundings to its dtype of exact - bound and exact + bound, with
-// bound = gamma(n + 4) * M (the extra 4 covers the product roundings of FLOAT operands and the
-// float64 reference's own error). With `exact` set (small integer data, every partial sum an
-// integer below 2^24), the bound is 0: the element must be the exact result, rounded.
+// values of the terms, plus, for results in float32's subnormal range, 2^-150 per operation; the
+// output then rounds that float32 value once to its dtype. So an element passes when it lies
+// between the roundings to its dtype of exact - bound and exact + bound, with
+// bound = gamma(n + 4) * M + (2 n + 4) 2^-150 (the extra 4 covers the product roundings of FLOAT
+// operands and the float64 reference's own error). With `exact` set (small integer data, every
+// partial sum an integer below 2^24), the bound is 0: the element must be the exact result,
+// rounded.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -85,15 +87,16 @@ inline void expect_matches(TestTensor& out, const oa_ref::Sums& ref, int64_t ter
     } else if (std::isinf(e)) {
       ok = got == e;
     } else {
-      const double bound = exact ? 0.0 : gamma(terms + 4) * ref.magnitude[i];
+      const double underflow = static_cast<double>(2 * terms + 4) * 0x1p-150;
+      const double bound = exact ? 0.0 : gamma(terms + 4) * ref.magnitude[i] + underflow;
       low = round_to(out.dtype(), e - bound);
       high = round_to(out.dtype(), e + bound);
       ok = got >= low && got <= high;
     }
     if (!ok && ++failures <= 5) {
       ADD_FAILURE() << what << ": element " << i << " is " << got << ", expected " << e
-                    << " (accepted [" << low << ", " << high << "], magnitude "
-                    << ref.magnitude[i] << ", " << terms << " terms)";
+                    << " (accepted [" << low << ", " << high << "], magnitude " << ref.magnitude[i]
+                    << ", " << terms << " terms)";
     }
   }
   EXPECT_EQ(failures, 0) << what << ": " << failures << " of " << ref.value.size()
@@ -111,21 +114,30 @@ void run_two_phases(const Phase1& phase1, const Phase2& phase2) {
     workspace = std::make_unique<DeviceBuffer>(workspace_size);
     workspace->write(std::vector<unsigned char>(workspace_size, 0xFF));
   }
-  ASSERT_EQ(phase2(workspace ? workspace->get() : nullptr, workspace_size, executor),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(phase2(workspace ? workspace->get() : nullptr, workspace_size, executor), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
 }
 
 enum class Data {
   normal,    // standard normal values
   integers,  // integers in [-3, 3]: every sum exact in float32
+  tiny,      // standard normal values times 2^-64: products in float32's subnormal range
 };
 
 template <typename Rng>
 void fill(TestTensor* t, Data data, Rng* rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_int_distribution<int> small(-3, 3);
-  t->set([&](int64_t) { return data == Data::normal ? normal(*rng) : small(*rng); });
+  t->set([&](int64_t) {
+    switch (data) {
+      case Data::integers:
+        return static_cast<double>(small(*rng));
+      case Data::tiny:
+        return normal(*rng) * 0x1p-64;
+      default:
+        return normal(*rng);
+    }
+  });
 }
 
 struct ForwardCase {
@@ -161,8 +173,8 @@ inline void call_forward(TestTensor* x, TestTensor* w, TestTensor* bias, TestTen
 inline void expect_forward(const TbcSizes& s, const TestTensor& x, const TestTensor& w,
                            const TestTensor& bias, TestTensor* out, int8_t cube_math_type,
                            bool exact) {
-  const oa_ref::Sums ref = oa_ref::conv_tbc(s, operands(x, cube_math_type),
-                                            operands(w, cube_math_type), bias.values());
+  const oa_ref::Sums ref =
+      oa_ref::conv_tbc(s, operands(x, cube_math_type), operands(w, cube_math_type), bias.values());
   expect_matches(*out, ref, oa_ref::conv_tbc_terms(s), exact, "forward " + sizes_string(s));
 }
 
@@ -243,8 +255,8 @@ inline void expect_backward(const TbcSizes& s, BackwardTensors* t, int8_t cube_m
   const std::vector<double> go = operands(t->g, cube_math_type);
   const std::vector<double> xo = operands(t->x, cube_math_type);
   const std::vector<double> wo = operands(t->w, cube_math_type);
-  expect_matches(t->grad_input, oa_ref::conv_tbc_grad_input(s, go, wo),
-                 oa_ref::grad_input_terms(s), exact, what + " gradInput");
+  expect_matches(t->grad_input, oa_ref::conv_tbc_grad_input(s, go, wo), oa_ref::grad_input_terms(s),
+                 exact, what + " gradInput");
   expect_matches(t->grad_weight, oa_ref::conv_tbc_grad_weight(s, xo, go),
                  oa_ref::grad_weight_terms(s), exact, what + " gradWeight");
   // gradBias sums self as given: cubeMathType rounds only the operands of products.
