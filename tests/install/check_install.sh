@@ -49,9 +49,12 @@ if [ -d "$seeds" ]; then
     # shellcheck disable=SC2086
     "$cxx" $extra -w "$work/seed.cpp" -I "$prefix/include" -L "$libdir" -lopapi -lnnopbase \
       -lascendcl -o "$work/seed"
-    # Until its operator lands, the program must fail cleanly: a code, not a crash.
+    # The program must end with a code, not a crash. (The pooling example passes an out-of-range
+    # index, which openaclnn reports; the example then returns without releasing its tensors, so
+    # leak detection is off for the examples: those leaks are theirs.)
     status=0
-    LD_LIBRARY_PATH=$libdir "$work/seed" >"$work/seed.out" 2>&1 || status=$?
+    ASAN_OPTIONS=detect_leaks=0 LD_LIBRARY_PATH=$libdir "$work/seed" >"$work/seed.out" 2>&1 ||
+      status=$?
     if [ "$status" -ge 128 ]; then
       cat "$work/seed.out"
       echo "the example crashed (status $status)"
