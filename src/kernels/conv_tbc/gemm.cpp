@@ -7,6 +7,7 @@
 #include <mutex>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace oa::tbc {
 namespace {

@@ -15,8 +15,8 @@
 namespace oa::tbc {
 
 // Where each slot's private space lies in the workspace: slot s has `bytes` bytes at
-// base + s * bytes: oneDNN's scratchpad first, then a float32 output tile, then a float32 tile of
-// input rows.
+// base + s * bytes: oneDNN's scratchpad first, then a float32 output tile, then a tile of input
+// rows (sized for float32).
 struct SlotLayout {
   int64_t bytes = 0;
   int64_t tile_offset = 0;

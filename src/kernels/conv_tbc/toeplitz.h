@@ -1,18 +1,17 @@
-// The sliding-window product both the forward and gradInput are:
-//   out[t, b, :] = sum over j < taps of A_b[t + j, :] . W[j]      (+ bias)   for t < rows, b <
-//   batches
-// where A_b is batch b's block of a padded buffer (block_rows rows of c floats; rows outside
+// The sliding-window product both the forward and gradInput are, for t < rows and b < batches:
+//   out[t, b, :] = sum over j < taps of A_b[t + j, :] . W[j]   (+ bias)
+// where A_b is batch b's block of a padded buffer (block_rows rows of c values; rows outside
 // [data_begin, data_end) are zero padding) and W[j] is the c x n slice j of a (taps * c) x n
 // matrix. The forward has A = the padded input, W = weight; gradInput has A = the padded self
 // and W = the weight flipped along k and transposed.
 //
 // Folding the taps: the rows t = r, r + taps, r + 2 taps, ... of one residue class r lie exactly
-// taps * c floats apart in A_b, and each one's window of taps rows is taps * c contiguous floats.
+// taps * c values apart in A_b, and each one's window of taps rows is taps * c contiguous values.
 // So the class is one matrix of depth taps * c over A_b itself, and one GEMM per (class, batch,
 // block of rows) computes the whole product: no unfolded copy, the same GEMM depth for any taps.
 //
 // Folding the batches: when a class has few rows per batch, a batch's block is made a multiple
-// of taps rows long, so that the class's rows of all batches are taps * c floats apart too and
+// of taps rows long, so that the class's rows of all batches are taps * c values apart too and
 // one GEMM spans several batches. Rows it computes past the end of a batch's output are dropped.
 //
 // Exactness: padding rows are zeros multiplied by W, which changes nothing while W is finite. An

@@ -13,7 +13,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include "kernels/conv_tbc/gemm.h"
 

@@ -29,9 +29,11 @@ constexpr int64_t kMaxLaneSlotBytes = int64_t{4} << 20;
 // Elements touched per chunk at least: about 10 microseconds of work.
 constexpr int64_t kChunkWork = int64_t{1} << 18;
 
-// Sums only the named positions (Accumulate::sparse) when a plane has at least this many positions
-// per output: zeroing gradInput and three passes over the outputs then cost less than rounding
-// every position from a float32 copy.
+// A plane with at least this many positions per output has few outputs: gradInput is zeroed and
+// only the named positions are summed (in gradInput itself for float32, Accumulate::sparse
+// otherwise), which costs less than rounding every position from a float32 copy. With more outputs
+// the sums are formed in a float32 copy of the plane (Accumulate::dense), where the additions stay
+// in the L1 cache.
 constexpr int64_t kSparseRatio = 8;
 
 class BackwardRun final : public Plan {

@@ -1,7 +1,6 @@
 #include "ops/conv_tbc/plan_parts.h"
 
 #include <algorithm>
-#include <map>
 #include <string>
 
 #include "core/dtype.h"
