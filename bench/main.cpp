@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
     args.push_back(flag.data());
   }
   std::string summary_json;
+  const std::vector<std::string> arguments(argv + 1, argv + argc);
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], kSummaryFlag, sizeof kSummaryFlag - 1) == 0) {
       summary_json = argv[i] + sizeof kSummaryFlag - 1;
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  SummaryReporter reporter(benchmark::CreateDefaultDisplayReporter(), summary_json);
+  SummaryReporter reporter(benchmark::CreateDefaultDisplayReporter(), summary_json, arguments);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   release_prepared();
   benchmark::Shutdown();

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #ifdef OPENACLNN_BENCH_TORCH
 #include "torch_init.h"
@@ -43,46 +45,37 @@ std::string cell(std::optional<double> value, const char* suffix = "") {
   return text;
 }
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char ch : text) {
-    const auto byte = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (byte < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
-      out += escaped;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
+// JSON null stands for a value this run did not measure, and for "no error".
+nlohmann::ordered_json json_number(std::optional<double> value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json();
 }
 
-// Rates keep 6 significant digits (more than the noise allows); counts keep all.
-std::string json_number(std::optional<double> value, int digits = 6) {
-  if (!value) {
-    return "null";
-  }
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*g", digits, *value);
+nlohmann::ordered_json json_error(const std::string& error) {
+  return error.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(error);
+}
+
+// The run's start in UTC (ISO 8601), so that a report says when it was measured, not when it was
+// rendered.
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
-}
-
-std::string json_error(const std::string& error) {
-  return error.empty() ? "null" : json_string(error);
 }
 
 const char* ceiling_key(Ceiling ceiling) { return ceiling == Ceiling::copy ? "copy" : "gemm"; }
 
 }  // namespace
 
-SummaryReporter::SummaryReporter(benchmark::BenchmarkReporter* display, std::string json_path)
-    : display_(display), json_path_(std::move(json_path)) {}
+SummaryReporter::SummaryReporter(benchmark::BenchmarkReporter* display, std::string json_path,
+                                 std::vector<std::string> arguments)
+    : display_(display), json_path_(std::move(json_path)), arguments_(std::move(arguments)) {}
 
 bool SummaryReporter::ReportContext(const Context& context) {
+  date_ = utc_now();
+  load_avg_ = context.cpu_info.load_avg;
   return display_->ReportContext(context);
 }
 
@@ -135,16 +128,17 @@ SummaryReporter::Outcome SummaryReporter::outcome(const Case& c, Side side) cons
 }
 
 std::vector<SummaryReporter::Row> SummaryReporter::rows() const {
-  std::map<Ceiling, double> ceilings;
+  // The first ceiling of each kind in run order is the one cases are compared with.
+  std::map<Ceiling, std::pair<const Case*, double>> ceilings;
   for (const Case& c : cases()) {
     const std::optional<double> rate = outcome(c, Side::ours).rate;
     if (is_ceiling(c) && rate) {
-      ceilings.emplace(c.ceiling, *rate);
+      ceilings.emplace(c.ceiling, std::make_pair(&c, *rate));
     }
   }
   std::vector<Row> all;
   for (const Case& c : cases()) {
-    Row row{&c, outcome(c, Side::ours), outcome(c, Side::torch), std::nullopt};
+    Row row{&c, outcome(c, Side::ours), outcome(c, Side::torch), nullptr, std::nullopt};
     const bool ran =
         row.ours.rate || !row.ours.error.empty() || row.torch.rate || !row.torch.error.empty();
     if (!ran) {
@@ -152,7 +146,8 @@ std::vector<SummaryReporter::Row> SummaryReporter::rows() const {
     }
     const auto ceiling = ceilings.find(c.ceiling);
     if (ceiling != ceilings.end()) {
-      row.ceiling = ceiling->second;
+      row.ceiling_case = ceiling->second.first;
+      row.ceiling = ceiling->second.second;
     }
     all.push_back(row);
   }
@@ -204,46 +199,53 @@ void SummaryReporter::print_table(const std::vector<Row>& all) const {
 }
 
 bool SummaryReporter::write_json(const std::vector<Row>& all) const {
-  std::ofstream out(json_path_);
-#ifdef OPENACLNN_BENCH_TORCH
-  const std::string pytorch = json_string(torch_version());
-#else
-  const std::string pytorch = "null";
-#endif
-  out << "{\n  \"threads\": " << thread_count() << ",\n  \"repetitions\": " << repetitions_
-      << ",\n  \"pytorch\": " << pytorch << ",\n  \"ceilings\": [";
-  const char* separator = "\n";
+  using Json = nlohmann::ordered_json;  // keeps the fields in the order written here
+  Json ceilings = Json::array();
+  Json measured = Json::array();
   for (const Row& row : all) {
-    if (is_ceiling(*row.c)) {
-      out << separator << "    {\"case\": " << json_string(full_name(*row.c)) << ", \"ceiling\": \""
-          << ceiling_key(row.c->ceiling) << "\", \"unit\": \"" << unit_name(row.c->ceiling)
-          << "\", \"rate\": " << json_number(row.ours.rate)
-          << ", \"error\": " << json_error(row.ours.error) << "}";
-      separator = ",\n";
-    }
-  }
-  out << "\n  ],\n  \"cases\": [";
-  separator = "\n";
-  for (const Row& row : all) {
-    if (is_ceiling(*row.c)) {
+    const Case& c = *row.c;
+    if (is_ceiling(c)) {
+      ceilings.push_back({{"case", full_name(c)},
+                          {"ceiling", ceiling_key(c.ceiling)},
+                          {"unit", unit_name(c.ceiling)},
+                          {"rate", json_number(row.ours.rate)},
+                          {"error", json_error(row.ours.error)}});
       continue;
     }
-    out << separator << "    {\"case\": " << json_string(full_name(*row.c))
-        << ", \"group\": " << json_string(row.c->group)
-        << ", \"name\": " << json_string(row.c->name) << ", \"ceiling\": \""
-        << ceiling_key(row.c->ceiling) << "\", \"unit\": \"" << unit_name(row.c->ceiling)
-        << "\", \"work_per_step\": " << json_number(row.c->work, 17)
-        << ", \"ours\": " << json_number(row.ours.rate)
-        << ", \"torch\": " << json_number(row.torch.rate)
-        << ", \"ours_over_torch\": " << json_number(ratio(row.ours.rate, row.torch.rate))
-        << ", \"ceiling_rate\": " << json_number(row.ceiling)
-        << ", \"ours_pct_of_ceiling\": " << json_number(percent(row.ours.rate, row.ceiling))
-        << ", \"torch_pct_of_ceiling\": " << json_number(percent(row.torch.rate, row.ceiling))
-        << ", \"ours_error\": " << json_error(row.ours.error)
-        << ", \"torch_error\": " << json_error(row.torch.error) << "}";
-    separator = ",\n";
+    measured.push_back(
+        {{"case", full_name(c)},
+         {"group", c.group},
+         {"name", c.name},
+         {"ceiling", ceiling_key(c.ceiling)},
+         {"unit", unit_name(c.ceiling)},
+         {"work_per_step", c.work},
+         {"ours", json_number(row.ours.rate)},
+         {"torch", json_number(row.torch.rate)},
+         {"ours_over_torch", json_number(ratio(row.ours.rate, row.torch.rate))},
+         {"ceiling_case", row.ceiling_case ? Json(full_name(*row.ceiling_case)) : Json()},
+         {"ceiling_rate", json_number(row.ceiling)},
+         {"ours_pct_of_ceiling", json_number(percent(row.ours.rate, row.ceiling))},
+         {"torch_pct_of_ceiling", json_number(percent(row.torch.rate, row.ceiling))},
+         {"ours_error", json_error(row.ours.error)},
+         {"torch_error", json_error(row.torch.error)}});
   }
-  out << "\n  ]\n}\n";
+#ifdef OPENACLNN_BENCH_TORCH
+  const Json pytorch = torch_version();
+#else
+  const Json pytorch;
+#endif
+  const Json summary = {{"date", date_},
+                        {"arguments", arguments_},
+                        {"threads", thread_count()},
+                        {"repetitions", repetitions_},
+                        {"load_avg", load_avg_},
+                        {"pytorch", pytorch},
+                        {"ceilings", ceilings},
+                        {"cases", measured}};
+  std::ofstream out(json_path_);
+  // Error messages come from other libraries and need not be UTF-8: replace what is not, rather
+  // than throw.
+  out << summary.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
   out.close();
   if (!out) {
     std::fprintf(stderr, "openaclnn_bench: cannot write %s\n", json_path_.c_str());

@@ -20,8 +20,10 @@ namespace oa::bench {
 class SummaryReporter : public benchmark::BenchmarkReporter {
  public:
   // display: the reporter to pass the runs to, which must outlive this one. json_path: where to
-  // write the summary as JSON; empty for none.
-  SummaryReporter(benchmark::BenchmarkReporter* display, std::string json_path);
+  // write the summary as JSON; empty for none. arguments: the command line's own arguments, which
+  // the JSON records so that a report can say how its numbers were measured.
+  SummaryReporter(benchmark::BenchmarkReporter* display, std::string json_path,
+                  std::vector<std::string> arguments);
 
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
@@ -52,7 +54,8 @@ class SummaryReporter : public benchmark::BenchmarkReporter {
     const Case* c;
     Outcome ours;
     Outcome torch;
-    std::optional<double> ceiling;  // the in-run rate of the case's ceiling
+    const Case* ceiling_case;       // the ceiling measured in this run for the case's kind, or null
+    std::optional<double> ceiling;  // its rate
   };
 
   Outcome outcome(const Case& c, Side side) const;
@@ -63,6 +66,9 @@ class SummaryReporter : public benchmark::BenchmarkReporter {
   benchmark::BenchmarkReporter* display_;
   std::map<Key, Timing> timings_;
   std::string json_path_;
+  std::vector<std::string> arguments_;
+  std::string date_;              // the run's start, UTC
+  std::vector<double> load_avg_;  // the machine's 1, 5 and 15 minute load averages at the start
   long repetitions_ = 0;
   bool ok_ = true;
 };

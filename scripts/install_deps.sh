@@ -2,14 +2,19 @@
 # Installs what openaclnn needs from Debian 12's archive (run as root).
 #   scripts/install_deps.sh          build, examples and tests (PyTorch's C++ library is the tests'
 #                                    extra oracle)
-#   scripts/install_deps.sh --bench  also Google Benchmark, the benchmarks' harness
+#   scripts/install_deps.sh --bench  also Google Benchmark, the benchmarks' harness, and nlohmann/json,
+#                                    which writes their JSON summary
+#   scripts/install_deps.sh --report the --bench packages and Debian's python3 with matplotlib,
+#                                    which draw the performance report (scripts/perf_report.sh)
 set -euo pipefail
 # libopenblas0-pthread keeps PyTorch off the slow reference BLAS.
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libhwy-dev libopenblas-dev
-  libopenblas0-pthread libtorch-dev libdnnl-dev)
-if [ "${1:-}" = "--bench" ]; then
-  packages+=(libbenchmark-dev)
-fi
+  libopenblas0-pthread libtorch-dev libdnnl-dev libcli11-dev)
+bench=(libbenchmark-dev nlohmann-json3-dev)
+case "${1:-}" in
+  --bench) packages+=("${bench[@]}") ;;
+  --report) packages+=("${bench[@]}" python3 python3-matplotlib) ;;
+esac
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

@@ -27,7 +27,7 @@ aclnnStatus check_not_null(const char* op,
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus check_dtype(const char* op, Named t, std::initializer_list<aclDataType> allowed) {
+aclnnStatus check_dtype(const char* op, Named t, const DtypeSet& allowed) {
   if (std::find(allowed.begin(), allowed.end(), t.tensor->dtype) == allowed.end()) {
     return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s dtype must be one of %s, got %s", op, t.name,
                  dtype_list(allowed).c_str(), dtype_name(t.tensor->dtype).c_str());
@@ -107,7 +107,10 @@ aclnnStatus check_shape(const char* op, Named t, const Shape& expected, const ch
 }
 
 aclnnStatus check_same_shape(const char* op, Named t, Named reference) {
-  std::string what = std::string("equal to ") + reference.name + " shape";
+  if (t.tensor->shape == reference.tensor->shape) {
+    return ACLNN_SUCCESS;
+  }
+  const std::string what = std::string("equal to ") + reference.name + " shape";
   return check_shape(op, t, reference.tensor->shape, what.c_str());
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "aclnn/aclnn_base.h"
+#include "core/dtype.h"
 #include "core/tensor.h"
 
 namespace oa {
@@ -20,7 +21,7 @@ struct Named {
 aclnnStatus check_not_null(const char* op,
                            std::initializer_list<std::pair<const void*, const char*>> args);
 
-aclnnStatus check_dtype(const char* op, Named t, std::initializer_list<aclDataType> allowed);
+aclnnStatus check_dtype(const char* op, Named t, const DtypeSet& allowed);
 aclnnStatus check_same_dtype(const char* op, Named t, Named reference);
 
 aclnnStatus check_format(const char* op, Named t, std::initializer_list<aclFormat> allowed);

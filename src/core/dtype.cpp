@@ -100,7 +100,7 @@ std::string dtype_name(aclDataType dtype) {
   return info == nullptr ? "DT_" + std::to_string(static_cast<int>(dtype)) : info->name;
 }
 
-std::string dtype_list(std::initializer_list<aclDataType> dtypes) {
+std::string dtype_list(const DtypeSet& dtypes) {
   std::string text = "{";
   for (aclDataType dtype : dtypes) {
     text += (text.size() > 1 ? ", " : "") + dtype_name(dtype);

@@ -2,12 +2,15 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "acl/acl_base.h"
 
 namespace oa {
+
+// The dtypes a parameter accepts, in the order messages list them.
+using DtypeSet = std::vector<aclDataType>;
 
 // Whether dtype is one of the aclDataType values (ACL_DT_UNDEFINED excluded).
 bool dtype_is_known(aclDataType dtype);
@@ -19,7 +22,7 @@ int dtype_bits(aclDataType dtype);
 std::string dtype_name(aclDataType dtype);
 
 // "{FLOAT, FLOAT16, BF16}".
-std::string dtype_list(std::initializer_list<aclDataType> dtypes);
+std::string dtype_list(const DtypeSet& dtypes);
 
 // Promotion of two floating dtypes (SPEC section 4): equal stays, FLOAT16 with BF16 gives FLOAT,
 // anything with FLOAT gives FLOAT.

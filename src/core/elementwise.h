@@ -170,11 +170,24 @@ template <int Inputs, typename Kernel>
 void map_floats(Isa isa, const ElementwiseLoop& loop, const Strip& strip, const Kernel& kernel) {
   float buffers[Inputs + 1][kFloatBlock];
   const float* in[Inputs];
+  // An input broadcast along the strip (stride 0) holds one value: widened once, for every block.
+  bool constant[Inputs];
+  for (int i = 0; i < Inputs; ++i) {
+    constant[i] = strip.stride[i + 1] == 0;
+    if (constant[i]) {
+      float value;
+      load_floats(isa, loop.operands[i + 1].dtype, strip.ptr[i + 1], 0, 1, &value);
+      std::fill_n(buffers[i + 1], std::min(kFloatBlock, strip.n), value);
+      in[i] = buffers[i + 1];
+    }
+  }
   const ElementwiseOperand& output = loop.operands[0];
   for (int64_t done = 0; done < strip.n; done += kFloatBlock) {
     int64_t n = std::min(kFloatBlock, strip.n - done);
     for (int i = 0; i < Inputs; ++i) {
-      in[i] = float_block(isa, loop, strip, i + 1, done, n, buffers[i + 1]);
+      if (!constant[i]) {
+        in[i] = float_block(isa, loop, strip, i + 1, done, n, buffers[i + 1]);
+      }
     }
     char* dst = strip.ptr[0] + done * strip.stride[0] * output.element_size;
     if (output.dtype == ACL_FLOAT && strip.stride[0] == 1) {

@@ -15,7 +15,9 @@ int num_threads() {
       return static_cast<int>(value);
     }
   }
-  return omp_get_num_procs();
+  // omp_get_num_procs() asks the kernel every time; the answer does not change while we run.
+  static const int processors = omp_get_num_procs();
+  return processors;
 }
 
 }  // namespace oa

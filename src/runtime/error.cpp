@@ -35,15 +35,22 @@ LogLevel log_level() {
   return static_cast<LogLevel>(text[0] - '0');
 }
 
+bool log_enabled(LogLevel level) {
+  const LogLevel threshold = log_level();
+  return threshold != LogLevel::off && level >= threshold;
+}
+
 void log(LogLevel level, const std::string& message) {
-  LogLevel threshold = log_level();
-  if (threshold == LogLevel::off || level < threshold) {
-    return;
+  if (log_enabled(level)) {
+    std::fprintf(stderr, "[%s] openaclnn: %s\n", level_name(level), message.c_str());
   }
-  std::fprintf(stderr, "[%s] openaclnn: %s\n", level_name(level), message.c_str());
 }
 
 void logf(LogLevel level, const char* format, ...) {
+  // Most calls are debug lines nobody asked for: skip the formatting, not just the printing.
+  if (!log_enabled(level)) {
+    return;
+  }
   va_list args;
   va_start(args, format);
   std::string message = vformat(format, args);

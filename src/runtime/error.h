@@ -14,6 +14,9 @@ enum class LogLevel { debug = 0, info = 1, warning = 2, error = 3, off = 4 };
 LogLevel log_level();
 
 // Writes "[LEVEL] openaclnn: message" to stderr when level is at or above the level in force.
+// Whether a message at level is printed under the current ASCEND_GLOBAL_LOG_LEVEL.
+bool log_enabled(LogLevel level);
+
 void log(LogLevel level, const std::string& message);
 void logf(LogLevel level, const char* format, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix and builds CANN-style programs against the installed
-# package three ways: CMake find_package, the plain CANN link line, and pkg-config. When the CANN
-# operator documents are beside the repository (../shared/seeds), their example programs are
-# compiled and linked unchanged as well.
+# package three ways: CMake find_package, the plain CANN link line, and pkg-config; and runs the
+# installed openaclnn tool. When the CANN operator documents are beside the repository
+# (../shared/seeds), their example programs are compiled and linked unchanged as well.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR CXX [EXTRA_CXX_FLAGS]
 set -euo pipefail
 build=$(cd "$1" && pwd) source=$(cd "$2" && pwd) cxx=$3 extra=${4:-}
@@ -22,6 +22,11 @@ for header in acl/acl.h acl/acl_base.h acl/acl_rt.h aclnn/acl_meta.h aclnn/aclnn
   aclnnop/aclnn_convolution_backward.h aclnnop/aclnn_smooth_l1_loss_backward.h; do
   test -f "$prefix/include/$header" || { echo "missing include/$header"; exit 1; }
 done
+
+echo "== the openaclnn tool"
+listing=$("$prefix/bin/openaclnn" list SmoothL1LossBackward)
+grep -q "gradInput" <<<"$listing" ||
+  { echo "the installed openaclnn tool does not list SmoothL1LossBackward"; exit 1; }
 
 echo "== CMake find_package(openaclnn)"
 cmake -S "$source/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \

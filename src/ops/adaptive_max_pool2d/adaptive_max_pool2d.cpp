@@ -11,6 +11,7 @@
 #include "core/values.h"
 #include "kernels/adaptive_max_pool2d/forward.h"
 #include "ops/adaptive_max_pool2d/pool_plan.h"
+#include "ops/dtype_sets.h"
 #include "runtime/error.h"
 
 namespace oa {
@@ -108,9 +109,9 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dGetWorkspaceSize(
   const Named x{self, "self"};
   const Named out{outputOut, "outputOut"};
   const Named indices{indicesOut, "indicesOut"};
-  OA_TRY(check_dtype(kOp, x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}));
+  OA_TRY(check_dtype(kOp, x, ops::kFloatDtypes));
   OA_TRY(check_same_dtype(kOp, out, x));
-  OA_TRY(check_dtype(kOp, indices, {ACL_INT32, ACL_INT64}));
+  OA_TRY(check_dtype(kOp, indices, ops::kIndexDtypes));
   OA_TRY(check_same_public_format(kOp, {x, out, indices}));
   OA_TRY(check_rank(kOp, x, 3, 4));
   OA_TRY(check_same_rank(kOp, {x, out, indices}));

@@ -15,6 +15,7 @@
 #include "kernels/adaptive_max_pool2d/backward.h"
 #include "kernels/adaptive_max_pool2d/index_check.h"
 #include "ops/adaptive_max_pool2d/pool_plan.h"
+#include "ops/dtype_sets.h"
 #include "runtime/error.h"
 
 namespace oa {
@@ -169,8 +170,8 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
   const Named out{gradInput, "gradInput"};
   OA_TRY(check_same_dtype(kOp, grad, x));
   OA_TRY(check_same_dtype(kOp, out, x));
-  OA_TRY(check_dtype(kOp, x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}));
-  OA_TRY(check_dtype(kOp, index, {ACL_INT32, ACL_INT64}));
+  OA_TRY(check_dtype(kOp, x, ops::kFloatDtypes));
+  OA_TRY(check_dtype(kOp, index, ops::kIndexDtypes));
   OA_TRY(check_same_public_format(kOp, {grad, x, index, out}));
   OA_TRY(check_rank(kOp, grad, 3, 4));
   OA_TRY(check_same_rank(kOp, {grad, x, index, out}));

@@ -9,6 +9,7 @@
 #include "kernels/conv_tbc/backward.h"
 #include "ops/conv_tbc/tbc_checks.h"
 #include "ops/conv_tbc/tbc_plan.h"
+#include "ops/dtype_sets.h"
 #include "runtime/error.h"
 
 namespace oa::tbc {
@@ -59,7 +60,7 @@ extern "C" aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
   const Named gw{gradWeight, "gradWeight"};
   const Named gb{gradBias, "gradBias"};
   OA_TRY(check_float_dtypes(kOp, {g, x, w, b, gi, gb}));
-  OA_TRY(check_dtype(kOp, gw, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_HIFLOAT8, ACL_FLOAT8_E4M3FN}));
+  OA_TRY(check_dtype(kOp, gw, ops::kGradWeightDtypes));
   OA_TRY(check_same_dtype(kOp, gi, x));
   OA_TRY(check_same_dtype(kOp, gb, b));
   OA_TRY(check_grad_weight_dtype(kOp, gw, w));

@@ -4,6 +4,7 @@
 
 #include "core/dtype.h"
 #include "core/executor.h"
+#include "ops/dtype_sets.h"
 #include "runtime/error.h"
 
 namespace oa::tbc {
@@ -15,7 +16,7 @@ long long ll(int64_t value) { return static_cast<long long>(value); }
 
 aclnnStatus check_float_dtypes(const char* op, std::initializer_list<Named> tensors) {
   for (const Named& t : tensors) {
-    OA_TRY(check_dtype(op, t, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}));
+    OA_TRY(check_dtype(op, t, ops::kFloatDtypes));
   }
   return ACLNN_SUCCESS;
 }
@@ -69,8 +70,9 @@ aclnnStatus check_channels_and_pad(const char* op, Named x, Named weight, Named 
                  bias.name, ll(cout), weight.name, ll(ws[2]), weight.name,
                  shape_string(ws).c_str());
   }
-  if (pad < 0 || pad > 255) {
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: pad must be in [0, 255], got %lld", op, ll(pad));
+  if (pad < 0 || pad > kMaxPad) {
+    return failf(ACLNN_ERR_PARAM_INVALID, "%s: pad must be in [0, %lld], got %lld", op, ll(kMaxPad),
+                 ll(pad));
   }
   return ACLNN_SUCCESS;
 }

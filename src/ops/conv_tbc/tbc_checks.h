@@ -24,8 +24,11 @@ aclnnStatus check_formats(const char* op, std::initializer_list<Named> sequences
 aclnnStatus check_ranks(const char* op, std::initializer_list<Named> sequences,
                         std::initializer_list<Named> vectors);
 
+// The largest pad CANN accepts.
+constexpr int64_t kMaxPad = 255;
+
 // The sizes shared by the forward and the backward: x (T, B, Cin) and weight (K, Cin, Cout) agree
-// on Cin, bias (Cout) on Cout, 0 <= pad <= 255.
+// on Cin, bias (Cout) on Cout, 0 <= pad <= kMaxPad.
 aclnnStatus check_channels_and_pad(const char* op, Named x, Named weight, Named bias, int64_t pad);
 
 // t (T + 2 pad - K + 1, B, Cout) has that shape, which needs T + 2 pad - K + 1 >= 1.

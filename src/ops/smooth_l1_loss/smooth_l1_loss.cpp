@@ -11,6 +11,7 @@
 #include "core/executor.h"
 #include "core/reduce.h"
 #include "kernels/smooth_l1_loss/smooth_l1.h"
+#include "ops/dtype_sets.h"
 #include "ops/smooth_l1_loss/loss_checks.h"
 #include "runtime/error.h"
 
@@ -98,7 +99,7 @@ extern "C" aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self,
   const Named y{target, "target"};
   const Named out{result, "result"};
   for (const Named& t : {x, y, out}) {
-    OA_TRY(check_dtype(kOp, t, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}));
+    OA_TRY(check_dtype(kOp, t, ops::kFloatDtypes));
   }
   for (const Named& t : {x, y, out}) {
     OA_TRY(check_rank(kOp, t, 0, kMaxElementwiseRank));

@@ -8,6 +8,7 @@
 #include "core/elementwise.h"
 #include "core/executor.h"
 #include "kernels/smooth_l1_loss/smooth_l1.h"
+#include "ops/dtype_sets.h"
 #include "ops/smooth_l1_loss/loss_checks.h"
 
 namespace oa {
@@ -57,7 +58,7 @@ extern "C" aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(
   const Named y{target, "target"};
   const Named grad_input{gradInput, "gradInput"};
   for (const Named& t : {grad_output, x, y, grad_input}) {
-    OA_TRY(check_dtype(kOp, t, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}));
+    OA_TRY(check_dtype(kOp, t, ops::kFloatDtypes));
   }
   for (const Named& t : {grad_output, x, y, grad_input}) {
     OA_TRY(check_rank(kOp, t, 0, kMaxElementwiseRank));

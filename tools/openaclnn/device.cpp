@@ -1,0 +1,107 @@
+#include "device.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace oa::tool {
+
+void check_status(const std::string& api, int status) {
+  if (status != 0) {
+    throw UsageError(api + " failed with " + std::to_string(status) + ": " + aclGetRecentErrMsg());
+  }
+}
+
+DeviceSession::DeviceSession() {
+  check_status("aclInit", aclInit(nullptr));
+  check_status("aclrtSetDevice", aclrtSetDevice(0));
+  check_status("aclrtCreateStream", aclrtCreateStream(&stream_));
+}
+
+DeviceSession::~DeviceSession() {
+  aclrtDestroyStream(stream_);
+  aclrtResetDevice(0);
+  aclFinalize();
+}
+
+void DeviceSession::launch(const std::string& api, uint64_t workspace_size, aclOpExecutor* executor,
+                           aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    check_status("aclrtMalloc (workspace)",
+                 aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST));
+  }
+  const int status = phase2(workspace, workspace_size, executor, stream_);
+  const int synced = status == 0 ? aclrtSynchronizeStream(stream_) : 0;
+  if (workspace != nullptr) {
+    aclrtFree(workspace);
+  }
+  check_status(api, status);
+  check_status("aclrtSynchronizeStream", synced);
+}
+
+DeviceTensors::~DeviceTensors() {
+  for (const Entry& e : entries_) {
+    aclDestroyTensor(e.tensor);
+    aclrtFree(e.memory);
+  }
+}
+
+aclTensor* DeviceTensors::allocate(aclDataType dtype, const std::vector<int64_t>& shape) {
+  Array layout;
+  layout.dtype = dtype;
+  layout.shape = shape;
+  const size_t bytes = static_cast<size_t>(layout.numel()) * element_size(dtype);
+  void* memory = nullptr;
+  // One byte at least: an empty tensor still needs an address inside device memory.
+  check_status("aclrtMalloc",
+               aclrtMalloc(&memory, std::max<size_t>(bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST));
+  const int zeroed = aclrtMemset(memory, std::max<size_t>(bytes, 1), 0, std::max<size_t>(bytes, 1));
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) {
+    strides[i - 1] = strides[i] * std::max<int64_t>(shape[i], 1);
+  }
+  aclTensor* tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0,
+                                      ACL_FORMAT_ND, shape.data(), shape.size(), memory);
+  if (tensor == nullptr || zeroed != 0) {
+    const std::string message = aclGetRecentErrMsg();
+    aclDestroyTensor(tensor);
+    aclrtFree(memory);
+    throw UsageError("cannot create a " + dtype_label(dtype) + " tensor of shape " +
+                     shape_label(shape) + ": " + message);
+  }
+  entries_.push_back({tensor, memory, std::move(layout)});
+  return tensor;
+}
+
+aclTensor* DeviceTensors::upload(const Array& array) {
+  aclTensor* tensor = allocate(array.dtype, array.shape);
+  if (!array.bytes.empty()) {
+    check_status("aclrtMemcpy (to device)",
+                 aclrtMemcpy(entries_.back().memory, array.bytes.size(), array.bytes.data(),
+                             array.bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE));
+  }
+  return tensor;
+}
+
+const DeviceTensors::Entry& DeviceTensors::entry(const aclTensor* tensor) const {
+  const auto found = std::find_if(entries_.begin(), entries_.end(),
+                                  [tensor](const Entry& e) { return e.tensor == tensor; });
+  if (found == entries_.end()) {
+    throw std::logic_error("DeviceTensors::download: the tensor is not one of this set's");
+  }
+  return *found;
+}
+
+Array DeviceTensors::download(const aclTensor* tensor) const {
+  const Entry& e = entry(tensor);
+  Array array = e.layout;
+  array.bytes.resize(static_cast<size_t>(array.numel()) * element_size(array.dtype));
+  if (!array.bytes.empty()) {
+    check_status("aclrtMemcpy (to host)",
+                 aclrtMemcpy(array.bytes.data(), array.bytes.size(), e.memory, array.bytes.size(),
+                             ACL_MEMCPY_DEVICE_TO_HOST));
+  }
+  return array;
+}
+
+}  // namespace oa::tool
