@@ -85,4 +85,43 @@ ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
   return loop;
 }
 
+namespace {
+
+// Columns ahead of the one being copied whose line stage_tile prefetches.
+constexpr int64_t kStagePrefetch = 8;
+
+template <typename T>
+void stage_typed(const char* src, int64_t column_stride, int64_t rows, int64_t cols, int64_t ahead,
+                 char* dst) {
+  const T* in = reinterpret_cast<const T*>(src);
+  T* out = reinterpret_cast<T*>(dst);
+  for (int64_t c = 0; c < cols; ++c) {
+    // The columns lie a page or more apart, where no hardware prefetcher follows: ask ahead.
+    if (c + kStagePrefetch < ahead) {
+      __builtin_prefetch(in + (c + kStagePrefetch) * column_stride);
+    }
+    const T* column = in + c * column_stride;
+    for (int64_t r = 0; r < rows; ++r) {
+      out[r * cols + c] = column[r];
+    }
+  }
+}
+
+}  // namespace
+
+void stage_tile(const char* src, int64_t column_stride, int64_t size, int64_t rows, int64_t cols,
+                int64_t ahead, char* dst) {
+  switch (size) {
+    case 1:
+      stage_typed<uint8_t>(src, column_stride, rows, cols, ahead, dst);
+      return;
+    case 2:
+      stage_typed<uint16_t>(src, column_stride, rows, cols, ahead, dst);
+      return;
+    default:
+      stage_typed<uint32_t>(src, column_stride, rows, cols, ahead, dst);
+      return;
+  }
+}
+
 }  // namespace oa

@@ -25,10 +25,12 @@ struct ElementwiseOperand {
   int64_t strides[kMaxElementwiseRank] = {};  // in elements; 0 on broadcast dims
 };
 
-// The tiled walk's tile: rows of the last-but-one dim by columns of the last dim. 16 rows use every
-// float of a 64-byte line of a transposed input; 256 columns keep those lines in L1.
+// The tiled walk's tile: rows of the last-but-one dim by columns of the last dim. 16 rows are every
+// float of a 64-byte line of a transposed input.
 constexpr int64_t kTileRows = 16;
 constexpr int64_t kTileCols = 256;
+// The largest element a transposed input may have to be staged through a tile buffer.
+constexpr int64_t kMaxStagedElement = 4;
 
 struct ElementwiseLoop {
   int rank = 1;                              // after coalescing, outermost first
@@ -90,6 +92,22 @@ inline void unravel(const ElementwiseLoop& loop, int64_t position, int dims, int
   }
 }
 
+// Whether input o of a tiled loop is staged: it runs along the rows (stride 1 on the
+// last-but-one dim) and its elements are small enough for the tile buffer.
+inline bool staged_input(const ElementwiseLoop& loop, int o) {
+  const ElementwiseOperand& operand = loop.operands[o];
+  const int64_t column_stride = operand.strides[loop.rank - 1];
+  return operand.strides[loop.rank - 2] == 1 && column_stride != 0 && column_stride != 1 &&
+         operand.element_size <= kMaxStagedElement;
+}
+
+// Copies a tile of `rows` x `cols` elements of `size` bytes whose rows are contiguous in memory
+// (element (r, c) at src + (r + c * column_stride) * size) into dst row-major. Each column's run
+// of rows is read whole, so every cache line of the source is loaded once. Columns up to `ahead`
+// (>= cols: the next tile's too) are prefetched a few columns in advance.
+void stage_tile(const char* src, int64_t column_stride, int64_t size, int64_t rows, int64_t cols,
+                int64_t ahead, char* dst);
+
 // Calls body(chunk, strip) for the strips of one chunk, in order.
 template <typename Body>
 void walk_chunk(const ElementwiseLoop& loop, int64_t chunk, const Body& body) {
@@ -101,10 +119,34 @@ void walk_chunk(const ElementwiseLoop& loop, int64_t chunk, const Body& body) {
     unravel(loop, chunk / row_blocks, inner - 1, index);
     const int64_t first_row = chunk % row_blocks * kTileRows;
     const int64_t last_row = std::min(rows, first_row + kTileRows);
+    // Transposed inputs go through a row-major copy of the tile: read column by column, a line at
+    // a time, instead of one element from each of kTileCols lines per row.
+    alignas(64) char tiles[kMaxOperands - 1][kTileRows * kTileCols * kMaxStagedElement];
+    bool staged[kMaxOperands] = {};
+    for (int o = 1; o < loop.operand_count; ++o) {
+      staged[o] = staged_input(loop, o);
+    }
     for (int64_t column = 0; column < loop.shape[inner]; column += kTileCols) {
+      const int64_t cols = std::min(kTileCols, loop.shape[inner] - column);
       index[inner] = column;
+      index[inner - 1] = first_row;
+      const Strip corner = strip_at(loop, index, cols);
+      for (int o = 1; o < loop.operand_count; ++o) {
+        if (staged[o]) {
+          stage_tile(corner.ptr[o], corner.stride[o], loop.operands[o].element_size,
+                     last_row - first_row, cols, loop.shape[inner] - column, tiles[o - 1]);
+        }
+      }
       for (index[inner - 1] = first_row; index[inner - 1] < last_row; ++index[inner - 1]) {
-        body(chunk, strip_at(loop, index, std::min(kTileCols, loop.shape[inner] - column)));
+        Strip strip = strip_at(loop, index, cols);
+        for (int o = 1; o < loop.operand_count; ++o) {
+          if (staged[o]) {
+            const int64_t row = index[inner - 1] - first_row;
+            strip.ptr[o] = tiles[o - 1] + row * cols * loop.operands[o].element_size;
+            strip.stride[o] = 1;
+          }
+        }
+        body(chunk, strip);
       }
     }
     return;

@@ -215,4 +215,40 @@ TEST(SmoothL1LossBackwardRandom, LargeBroadcastStrided) {
   }
 }
 
+// Inputs transposed against gradInput, in every dtype: the engine copies them through row-major
+// tiles of 16 x 256; full and partial tiles in both directions, one or two staged inputs.
+TEST(SmoothL1LossBackwardRandom, TransposedInputsInTiles) {
+  const uint32_t seed = 1009;
+  std::mt19937 rng(seed);
+  const Dims shapes[] = {{37, 300}, {16, 256}, {48, 700}, {3, 2, 33, 260}};
+  int index = 0;
+  for (const Dims& shape : shapes) {
+    for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      for (const bool both : {false, true}) {
+        BackwardCase c;
+        c.reduction = index % 3;
+        c.beta = 0.5f;
+        // A transposed view of the last two dims: stride 1 along the rows.
+        auto transposed = [&](const char* name, aclDataType type) {
+          Operand t = random_operand(rng, name, shape, type, ViewStyle::contiguous(), true, c.beta);
+          const size_t rank = shape.size();
+          t.strides[rank - 2] = 1;
+          t.strides[rank - 1] = shape[rank - 2];
+          attach_tensor(&t);
+          return t;
+        };
+        c.grad_output = random_operand(rng, "gradOutput", shape, ACL_FLOAT, ViewStyle::contiguous(),
+                                       true, c.beta);
+        c.self = transposed("self", dtype);
+        c.target = both ? transposed("target", dtype)
+                        : random_operand(rng, "target", shape, ACL_FLOAT16, ViewStyle::contiguous(),
+                                         true, c.beta);
+        c.grad_input =
+            random_operand(rng, "gradInput", shape, dtype, ViewStyle::contiguous(), false, c.beta);
+        check_backward(c, label("TransposedInputsInTiles", index++, seed));
+      }
+    }
+  }
+}
+
 }  // namespace
