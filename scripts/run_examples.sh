@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: installs dependencies, builds openaclnn and runs every example program.
+# The main job: installs dependencies, builds openaclnn and runs every example program, then the
+# command-line tool's golden-data workflow (examples/golden_data.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
@@ -10,3 +11,5 @@ for example in build/examples/*; do
   echo "=== $(basename "$example")"
   "$example"
 done
+echo "=== golden_data.sh (the openaclnn command-line tool)"
+bash examples/golden_data.sh build/tools/openaclnn
