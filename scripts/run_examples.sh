@@ -7,7 +7,7 @@ bash scripts/install_deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)"
 for example in build/examples/*; do
-  [ -x "$example" ] || continue
+  [ -f "$example" ] && [ -x "$example" ] || continue
   echo "=== $(basename "$example")"
   "$example"
 done
