@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "kernels/adaptive_max_pool2d/kernel_select.h"
+
 namespace oa::amp {
 namespace {
 
@@ -168,77 +170,23 @@ void forward_channels_last(const ForwardPlan& plan, int64_t chunk, void*) {
   }
 }
 
+// The kernel of one (dtype, index dtype, layout) instance, for KernelSelect.
 template <typename T, typename I, Layout kLayout>
-void run(const ForwardPlan& plan, int64_t chunk, void* workspace) {
-  if constexpr (kLayout == Layout::planes) {
-    forward_planes<T, I>(plan, chunk, workspace);
-  } else {
-    forward_channels_last<T, I>(plan, chunk, workspace);
+struct Body {
+  static void run(const ForwardPlan& plan, int64_t chunk, void* workspace) {
+    if constexpr (kLayout == Layout::planes) {
+      forward_planes<T, I>(plan, chunk, workspace);
+    } else {
+      forward_channels_last<T, I>(plan, chunk, workspace);
+    }
   }
-}
-
-template <typename T, typename I, Layout kLayout>
-void run_baseline(const ForwardPlan& plan, int64_t chunk, void* workspace) {
-  run<T, I, kLayout>(plan, chunk, workspace);
-}
-
-#ifdef OA_AMP_HAVE_X86_CLONES
-template <typename T, typename I, Layout kLayout>
-OA_AMP_AVX2 void run_avx2(const ForwardPlan& plan, int64_t chunk, void* workspace) {
-  run<T, I, kLayout>(plan, chunk, workspace);
-}
-
-template <typename T, typename I, Layout kLayout>
-OA_AMP_AVX512 void run_avx512(const ForwardPlan& plan, int64_t chunk, void* workspace) {
-  run<T, I, kLayout>(plan, chunk, workspace);
-}
-#endif
-
-template <typename T, typename I, Layout kLayout>
-ForwardKernel for_isa([[maybe_unused]] KernelIsa isa) {
-#ifdef OA_AMP_HAVE_X86_CLONES
-  if (isa == KernelIsa::avx512) {
-    return run_avx512<T, I, kLayout>;
-  }
-  if (isa == KernelIsa::avx2) {
-    return run_avx2<T, I, kLayout>;
-  }
-#endif
-  return run_baseline<T, I, kLayout>;
-}
-
-template <typename T, typename I>
-ForwardKernel for_layout(Layout layout, KernelIsa isa) {
-  return layout == Layout::planes ? for_isa<T, I, Layout::planes>(isa)
-                                  : for_isa<T, I, Layout::channels_last>(isa);
-}
-
-template <typename T>
-ForwardKernel for_index(aclDataType index_dtype, Layout layout, KernelIsa isa) {
-  switch (index_dtype) {
-    case ACL_INT32:
-      return for_layout<T, int32_t>(layout, isa);
-    case ACL_INT64:
-      return for_layout<T, int64_t>(layout, isa);
-    default:
-      return nullptr;
-  }
-}
+};
 
 }  // namespace
 
 ForwardKernel forward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
                              KernelIsa isa) {
-  switch (dtype) {
-    case ACL_FLOAT:
-      return for_index<float>(index_dtype, layout, isa);
-    case ACL_FLOAT16:
-      return for_index<Half>(index_dtype, layout, isa);
-    case ACL_BF16:
-      return for_index<Bf16>(index_dtype, layout, isa);
-    default:
-      return nullptr;
-  }
+  return KernelSelect<Body, ForwardPlan>::select(dtype, index_dtype, layout, isa);
 }
 
 int64_t forward_slot_bytes(Layout layout, const Dims& dims) {
