@@ -202,6 +202,37 @@ inline bool worth_streaming(const ElementwiseLoop& loop) {
   return loop.numel * loop.operands[0].element_size >= kStreamingBytes;
 }
 
+// The float32 blocks of a strip's inputs (operands 1..Inputs). An input broadcast along the strip
+// (stride 0) holds one value: it is widened once, for every block; the others block by block.
+template <int Inputs>
+class FloatInputs {
+ public:
+  FloatInputs(Isa isa, const ElementwiseLoop& loop, const Strip& strip)
+      : isa_(isa), loop_(loop), strip_(strip) {
+    for (int i = 0; i < Inputs; ++i) {
+      constant_[i] = strip.stride[i + 1] == 0;
+      if (constant_[i]) {
+        float value;
+        load_floats(isa, loop.operands[i + 1].dtype, strip.ptr[i + 1], 0, 1, &value);
+        std::fill_n(buffers_[i], std::min(kFloatBlock, strip.n), value);
+      }
+    }
+  }
+
+  // Input i's elements [done, done + n) of the strip, n <= kFloatBlock.
+  const float* block(int i, int64_t done, int64_t n) {
+    return constant_[i] ? buffers_[i]
+                        : float_block(isa_, loop_, strip_, i + 1, done, n, buffers_[i]);
+  }
+
+ private:
+  Isa isa_;
+  const ElementwiseLoop& loop_;
+  const Strip& strip_;
+  bool constant_[Inputs];
+  float buffers_[Inputs][kFloatBlock];
+};
+
 // Runs a float32 kernel over a strip of a loop whose operands are FLOAT, FLOAT16 or BF16:
 // kernel(out, in, n, in_memory) reads n contiguous floats from in[0..Inputs) and writes n floats to
 // out, in blocks of kFloatBlock. The output is written in place (in_memory true) when it is
@@ -210,33 +241,21 @@ inline bool worth_streaming(const ElementwiseLoop& loop) {
 // (in place) is safe.
 template <int Inputs, typename Kernel>
 void map_floats(Isa isa, const ElementwiseLoop& loop, const Strip& strip, const Kernel& kernel) {
-  float buffers[Inputs + 1][kFloatBlock];
+  FloatInputs<Inputs> inputs(isa, loop, strip);
+  float out_buffer[kFloatBlock];
   const float* in[Inputs];
-  // An input broadcast along the strip (stride 0) holds one value: widened once, for every block.
-  bool constant[Inputs];
-  for (int i = 0; i < Inputs; ++i) {
-    constant[i] = strip.stride[i + 1] == 0;
-    if (constant[i]) {
-      float value;
-      load_floats(isa, loop.operands[i + 1].dtype, strip.ptr[i + 1], 0, 1, &value);
-      std::fill_n(buffers[i + 1], std::min(kFloatBlock, strip.n), value);
-      in[i] = buffers[i + 1];
-    }
-  }
   const ElementwiseOperand& output = loop.operands[0];
   for (int64_t done = 0; done < strip.n; done += kFloatBlock) {
     int64_t n = std::min(kFloatBlock, strip.n - done);
     for (int i = 0; i < Inputs; ++i) {
-      if (!constant[i]) {
-        in[i] = float_block(isa, loop, strip, i + 1, done, n, buffers[i + 1]);
-      }
+      in[i] = inputs.block(i, done, n);
     }
     char* dst = strip.ptr[0] + done * strip.stride[0] * output.element_size;
     if (output.dtype == ACL_FLOAT && strip.stride[0] == 1) {
       kernel(reinterpret_cast<float*>(dst), in, n, true);
     } else {
-      kernel(buffers[0], in, n, false);
-      store_floats(isa, output.dtype, buffers[0], n, dst, strip.stride[0]);
+      kernel(out_buffer, in, n, false);
+      store_floats(isa, output.dtype, out_buffer, n, dst, strip.stride[0]);
     }
   }
 }

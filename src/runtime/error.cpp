@@ -25,6 +25,11 @@ const char* level_name(LogLevel level) {
   }
 }
 
+// Writes one line to stderr; the caller has checked the level.
+void print(LogLevel level, const std::string& message) {
+  std::fprintf(stderr, "[%s] openaclnn: %s\n", level_name(level), message.c_str());
+}
+
 }  // namespace
 
 LogLevel log_level() {
@@ -42,7 +47,7 @@ bool log_enabled(LogLevel level) {
 
 void log(LogLevel level, const std::string& message) {
   if (log_enabled(level)) {
-    std::fprintf(stderr, "[%s] openaclnn: %s\n", level_name(level), message.c_str());
+    print(level, message);
   }
 }
 
@@ -53,14 +58,16 @@ void logf(LogLevel level, const char* format, ...) {
   }
   va_list args;
   va_start(args, format);
-  std::string message = vformat(format, args);
+  const std::string message = vformat(format, args);
   va_end(args);
-  log(level, message);
+  print(level, message);
 }
 
 int fail(int code, const std::string& message) {
   g_recent_error = message;
-  log(LogLevel::error, message + " (code " + std::to_string(code) + ")");
+  if (log_enabled(LogLevel::error)) {
+    print(LogLevel::error, message + " (code " + std::to_string(code) + ")");
+  }
   return code;
 }
 

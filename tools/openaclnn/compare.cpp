@@ -1,9 +1,6 @@
 // `openaclnn compare EXPECTED ACTUAL`: element-by-element accuracy of one array against another.
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>

@@ -46,41 +46,45 @@ DeviceTensors::~DeviceTensors() {
   }
 }
 
-aclTensor* DeviceTensors::allocate(aclDataType dtype, const std::vector<int64_t>& shape) {
+DeviceTensors::Entry& DeviceTensors::make(aclDataType dtype, const std::vector<int64_t>& shape) {
   Array layout;
   layout.dtype = dtype;
   layout.shape = shape;
-  const size_t bytes = static_cast<size_t>(layout.numel()) * element_size(dtype);
-  void* memory = nullptr;
   // One byte at least: an empty tensor still needs an address inside device memory.
-  check_status("aclrtMalloc",
-               aclrtMalloc(&memory, std::max<size_t>(bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST));
-  const int zeroed = aclrtMemset(memory, std::max<size_t>(bytes, 1), 0, std::max<size_t>(bytes, 1));
+  const size_t bytes =
+      std::max<size_t>(static_cast<size_t>(layout.numel()) * element_size(dtype), 1);
+  void* memory = nullptr;
+  check_status("aclrtMalloc", aclrtMalloc(&memory, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t i = shape.size(); i-- > 1;) {
     strides[i - 1] = strides[i] * std::max<int64_t>(shape[i], 1);
   }
   aclTensor* tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0,
                                       ACL_FORMAT_ND, shape.data(), shape.size(), memory);
-  if (tensor == nullptr || zeroed != 0) {
+  if (tensor == nullptr) {
     const std::string message = aclGetRecentErrMsg();
-    aclDestroyTensor(tensor);
     aclrtFree(memory);
     throw UsageError("cannot create a " + dtype_label(dtype) + " tensor of shape " +
                      shape_label(shape) + ": " + message);
   }
-  entries_.push_back({tensor, memory, std::move(layout)});
-  return tensor;
+  entries_.push_back({tensor, memory, bytes, std::move(layout)});
+  return entries_.back();
+}
+
+aclTensor* DeviceTensors::allocate(aclDataType dtype, const std::vector<int64_t>& shape) {
+  const Entry& e = make(dtype, shape);
+  check_status("aclrtMemset", aclrtMemset(e.memory, e.bytes, 0, e.bytes));
+  return e.tensor;
 }
 
 aclTensor* DeviceTensors::upload(const Array& array) {
-  aclTensor* tensor = allocate(array.dtype, array.shape);
+  const Entry& e = make(array.dtype, array.shape);
   if (!array.bytes.empty()) {
     check_status("aclrtMemcpy (to device)",
-                 aclrtMemcpy(entries_.back().memory, array.bytes.size(), array.bytes.data(),
-                             array.bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE));
+                 aclrtMemcpy(e.memory, e.bytes, array.bytes.data(), array.bytes.size(),
+                             ACL_MEMCPY_HOST_TO_DEVICE));
   }
-  return tensor;
+  return e.tensor;
 }
 
 const DeviceTensors::Entry& DeviceTensors::entry(const aclTensor* tensor) const {

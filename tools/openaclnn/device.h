@@ -50,8 +50,11 @@ class DeviceTensors {
   struct Entry {
     aclTensor* tensor;
     void* memory;
+    size_t bytes;  // of memory
     Array layout;  // dtype and shape; bytes unused
   };
+  // A contiguous tensor in fresh device memory, contents unset.
+  Entry& make(aclDataType dtype, const std::vector<int64_t>& shape);
   const Entry& entry(const aclTensor* tensor) const;
 
   std::vector<Entry> entries_;

@@ -18,16 +18,30 @@ std::pair<std::string, std::string> split_assignment(const std::string& option,
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
-std::vector<int64_t> parse_int_list(const std::string& what, const std::string& text) {
-  std::vector<int64_t> values;
+namespace {
+
+// The comma-separated items of text (empty ones included); none for "".
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
   if (text.empty()) {
-    return values;
+    return items;
   }
   size_t start = 0;
   while (true) {
     const size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    items.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (comma == std::string::npos) {
+      return items;
+    }
+    start = comma + 1;
+  }
+}
+
+}  // namespace
+
+std::vector<int64_t> parse_int_list(const std::string& what, const std::string& text) {
+  std::vector<int64_t> values;
+  for (const std::string& item : split_list(text)) {
     char* end = nullptr;
     errno = 0;
     const long long value = std::strtoll(item.c_str(), &end, 10);
@@ -36,19 +50,13 @@ std::vector<int64_t> parse_int_list(const std::string& what, const std::string& 
       throw UsageError(what + " expects comma-separated integers, got '" + text + "'");
     }
     values.push_back(value);
-    if (comma == std::string::npos) {
-      return values;
-    }
-    start = comma + 1;
   }
+  return values;
 }
 
 std::vector<int64_t> parse_shape(const std::string& text) {
   std::vector<int64_t> shape;
-  size_t start = 0;
-  while (!text.empty() && start <= text.size()) {
-    const size_t end = std::min(text.find(',', start), text.size());
-    const std::string dim = text.substr(start, end - start);
+  for (const std::string& dim : split_list(text)) {
     // 18 digits always fit in int64_t; larger dims could never be read anyway.
     const bool valid =
         !dim.empty() && dim.size() <= 18 &&
@@ -58,7 +66,6 @@ std::vector<int64_t> parse_shape(const std::string& text) {
                        "': expected comma-separated non-negative dims such as 2,3 (\"\" for 0-d)");
     }
     shape.push_back(std::stoll(dim));
-    start = end + 1;
   }
   return shape;
 }

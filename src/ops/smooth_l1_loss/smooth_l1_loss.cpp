@@ -54,13 +54,12 @@ class ReducePlan : public Plan {
     auto* partials = static_cast<double*>(workspace);
     std::fill(partials, partials + loop_.chunks(), 0.0);
     for_each_strip(loop_, [&](int64_t chunk, const Strip& strip) {
-      float x[kFloatBlock];
-      float y[kFloatBlock];
+      FloatInputs<2> inputs(isa_, loop_, strip);
       float terms[kFloatBlock];
       for (int64_t done = 0; done < strip.n; done += kFloatBlock) {
         int64_t n = std::min(kFloatBlock, strip.n - done);
-        kernels::smooth_l1_forward(isa_, beta_, float_block(isa_, loop_, strip, 1, done, n, x),
-                                   float_block(isa_, loop_, strip, 2, done, n, y), terms, n, false);
+        kernels::smooth_l1_forward(isa_, beta_, inputs.block(0, done, n), inputs.block(1, done, n),
+                                   terms, n, false);
         partials[chunk] = accumulate(terms, n, partials[chunk]);
       }
     });

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_convolution_backward.h"
+#include "check_call.h"
 #include "test_env.h"
 
 namespace {
@@ -21,7 +22,7 @@ constexpr const char* kOp = "aclnnConvTbcBackward";
 
 // A valid call (T=6, B=2, Cin=3, Cout=4, K=3, pad=1, so Tout=6), every tensor in its own device
 // allocation; a test changes one thing.
-struct Call {
+struct Call : oa_test::CheckCall {
   std::vector<int64_t> self_shape{6, 2, 4};
   std::vector<int64_t> input_shape{6, 2, 3};
   std::vector<int64_t> weight_shape{3, 3, 4};
@@ -41,8 +42,6 @@ struct Call {
   // Set by a test to replace a tensor after creation (host memory, overlapping views, nulls).
   std::function<void(Call&)> after_create;
 
-  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-  std::vector<TensorPtr> tensors;
   const aclTensor* self = nullptr;
   const aclTensor* input = nullptr;
   const aclTensor* weight = nullptr;
@@ -50,20 +49,6 @@ struct Call {
   aclTensor* grad_input = nullptr;
   aclTensor* grad_weight = nullptr;
   aclTensor* grad_bias = nullptr;
-  uint64_t workspace_size = 0;
-  aclOpExecutor* executor = nullptr;
-  uint64_t* workspace_size_arg = &workspace_size;
-  aclOpExecutor** executor_arg = &executor;
-
-  aclTensor* create(const std::vector<int64_t>& shape, aclDataType dtype, aclFormat format) {
-    int64_t count = 1;
-    for (int64_t d : shape) {
-      count *= d;
-    }
-    buffers.push_back(std::make_unique<DeviceBuffer>(static_cast<size_t>(count * 4 + 64)));
-    tensors.push_back(make_tensor(shape, dtype, buffers.back()->get(), {}, 0, format));
-    return tensors.back().get();
-  }
 
   int run() {
     self = create(self_shape, self_dtype, self_format);
@@ -76,13 +61,9 @@ struct Call {
     if (after_create) {
       after_create(*this);
     }
-    const int status = aclnnConvTbcBackwardGetWorkspaceSize(
+    return finish(aclnnConvTbcBackwardGetWorkspaceSize(
         self, input, weight, bias, pad, cube_math_type, grad_input, grad_weight, grad_bias,
-        workspace_size_arg, executor_arg);
-    if (status == ACLNN_SUCCESS) {
-      aclDestroyAclOpExecutor(executor);
-    }
-    return status;
+        workspace_size_arg, executor_arg));
   }
 };
 

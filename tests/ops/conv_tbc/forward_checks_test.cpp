@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_convolution.h"
+#include "check_call.h"
 #include "test_env.h"
 
 namespace {
@@ -20,7 +21,7 @@ using oa_test::TensorPtr;
 constexpr const char* kOp = "aclnnConvTbc";
 
 // A valid call (T=6, B=2, Cin=3, Cout=4, K=3, pad=1, so Tout=6); a test changes one thing.
-struct Call {
+struct Call : oa_test::CheckCall {
   std::vector<int64_t> self_shape{6, 2, 3};
   std::vector<int64_t> weight_shape{3, 3, 4};
   std::vector<int64_t> bias_shape{4};
@@ -33,26 +34,10 @@ struct Call {
   int8_t cube_math_type = 0;
   std::function<void(Call&)> after_create;
 
-  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-  std::vector<TensorPtr> tensors;
   const aclTensor* self = nullptr;
   const aclTensor* weight = nullptr;
   const aclTensor* bias = nullptr;
   aclTensor* output = nullptr;
-  uint64_t workspace_size = 0;
-  aclOpExecutor* executor = nullptr;
-  uint64_t* workspace_size_arg = &workspace_size;
-  aclOpExecutor** executor_arg = &executor;
-
-  aclTensor* create(const std::vector<int64_t>& shape, aclDataType dtype, aclFormat format) {
-    int64_t count = 1;
-    for (int64_t d : shape) {
-      count *= d;
-    }
-    buffers.push_back(std::make_unique<DeviceBuffer>(static_cast<size_t>(count * 4 + 64)));
-    tensors.push_back(make_tensor(shape, dtype, buffers.back()->get(), {}, 0, format));
-    return tensors.back().get();
-  }
 
   int run() {
     self = create(self_shape, self_dtype, self_format);
@@ -62,12 +47,8 @@ struct Call {
     if (after_create) {
       after_create(*this);
     }
-    const int status = aclnnConvTbcGetWorkspaceSize(self, weight, bias, pad, output, cube_math_type,
-                                                    workspace_size_arg, executor_arg);
-    if (status == ACLNN_SUCCESS) {
-      aclDestroyAclOpExecutor(executor);
-    }
-    return status;
+    return finish(aclnnConvTbcGetWorkspaceSize(self, weight, bias, pad, output, cube_math_type,
+                                               workspace_size_arg, executor_arg));
   }
 };
 
