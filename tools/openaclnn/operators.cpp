@@ -263,10 +263,4 @@ std::string attribute_default(const std::string& name) {
   return defaults.at(name);
 }
 
-bool uses_attribute(const ops::OpInfo& op, const std::string& name) {
-  return std::any_of(op.params.begin(), op.params.end(), [&name](const ops::OpParam& p) {
-    return p.kind == ops::ParamKind::attribute && p.name == name;
-  });
-}
-
 }  // namespace oa::tool

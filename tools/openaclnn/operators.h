@@ -37,9 +37,6 @@ std::map<std::string, Array> run_operator(const ops::OpInfo& op, const OpCall& c
 // operators when there is none.
 const ops::OpInfo& find_operator(const std::string& name);
 
-// Whether op has the attribute `name` (catalog spelling: "reduction", "cubeMathType", ...).
-bool uses_attribute(const ops::OpInfo& op, const std::string& name);
-
 // The command-line option of an attribute ("--cube-math-type") and the value run_operator uses
 // when it is not given ("mean"; "required" when there is none).
 std::string attribute_option(const std::string& name);

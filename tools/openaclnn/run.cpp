@@ -84,12 +84,10 @@ int64_t parse_reduction(const std::string& text) {
 Attributes attributes(const ops::OpInfo& op, const RunArgs& args) {
   Attributes a;
   const auto given = [&op](bool present, const char* option, const char* name) {
-    if (present && !uses_attribute(op, name)) {
-      throw UsageError(op.name + " takes no " + option + " (its attributes: " +
-                       (names_of(op, ops::ParamKind::attribute).empty()
-                            ? std::string("none")
-                            : names_of(op, ops::ParamKind::attribute)) +
-                       ")");
+    if (present && !has_param(op, ops::ParamKind::attribute, name)) {
+      const std::string names = names_of(op, ops::ParamKind::attribute);
+      throw UsageError(op.name + " takes no " + option +
+                       " (its attributes: " + (names.empty() ? std::string("none") : names) + ")");
     }
     return present;
   };
