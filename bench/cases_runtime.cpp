@@ -1,7 +1,11 @@
-// Runtime cases: the device-to-device copy, the plainest memory-bound operation.
+// Runtime cases: the device-to-device copy and the fill, the plainest memory-bound operations. The
+// fill is measured at a size that stays in a 32 MiB last-level cache and at one that does not:
+// aclrtMemset writes them differently (src/core/fill_simd.h).
 #ifdef OPENACLNN_BENCH_TORCH
 #include <ATen/ATen.h>
 #endif
+
+#include <string>
 
 #include "acl_support.h"
 #include "harness.h"
@@ -31,9 +35,37 @@ Step torch_memcpy_d2d() {
 }
 #endif
 
-// Each byte is read once from the source and written once to the destination.
-const bool registered = add_case({"runtime", "memcpy_d2d", 2.0 * kCopyBytes, Ceiling::copy,
-                                  ours_memcpy_d2d, OA_BENCH_TORCH(torch_memcpy_d2d)});
+Setup ours_memset(size_t bytes) {
+  return [bytes] {
+    const DeviceBuffer dst = device_alloc(bytes);
+    check(aclrtMemset(dst.get(), bytes, 1, bytes), "aclrtMemset");
+    return Step([dst, bytes] { check(aclrtMemset(dst.get(), bytes, 0, bytes), "aclrtMemset"); });
+  };
+}
+
+#ifdef OPENACLNN_BENCH_TORCH
+Setup torch_memset(size_t bytes) {
+  return [bytes] {
+    const at::Tensor dst = at::ones({static_cast<int64_t>(bytes / sizeof(float))});
+    return Step([dst]() mutable { dst.zero_(); });
+  };
+}
+#endif
+
+bool register_cases() {
+  // Each byte is read once from the source and written once to the destination.
+  add_case({"runtime", "memcpy_d2d", 2.0 * kCopyBytes, Ceiling::copy, ours_memcpy_d2d,
+            OA_BENCH_TORCH(torch_memcpy_d2d)});
+  // Each byte is written once.
+  for (size_t mib : {16, 256}) {
+    const size_t bytes = mib << 20;
+    add_case({"runtime", "memset_zero/" + std::to_string(mib) + "MiB", static_cast<double>(bytes),
+              Ceiling::copy, ours_memset(bytes), OA_BENCH_TORCH(torch_memset(bytes))});
+  }
+  return true;
+}
+
+const bool registered = register_cases();
 
 }  // namespace
 }  // namespace oa::bench

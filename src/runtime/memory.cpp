@@ -6,6 +6,7 @@
 #include <map>
 
 #include "acl/acl_rt.h"
+#include "core/fill_simd.h"
 #include "core/parallel.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
@@ -140,6 +141,23 @@ void parallel_copy(void* dst, const void* src, size_t count) {
   });
 }
 
+// Fills large ranges on all threads, with the stores that suit the range's size.
+void parallel_fill(void* ptr, int32_t value, size_t count) {
+  constexpr size_t kChunk = size_t{1} << 20;
+  auto* to = static_cast<unsigned char*>(ptr);
+  const auto byte = static_cast<uint8_t>(value);
+  const auto total = static_cast<int64_t>(count);
+  auto chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
+  parallel_for(
+      chunks,
+      [&](int64_t chunk) {
+        size_t begin = static_cast<size_t>(chunk) * kChunk;
+        simd::fill_bytes(to + begin, byte, static_cast<int64_t>(std::min(kChunk, count - begin)),
+                         total);
+      },
+      count >= 2 * kChunk);
+}
+
 int copy(const char* api, void* dst, size_t dest_max, const void* src, size_t count,
          aclrtMemcpyKind kind, void* stream) {
   if (dst == nullptr || src == nullptr) {
@@ -199,7 +217,7 @@ int fill(const char* api, void* ptr, size_t max_count, int32_t value, size_t cou
   } else if (int code = check_side(api, "devPtr", ptr, count, true); code != ACL_SUCCESS) {
     return code;
   }
-  std::memset(ptr, value, count);
+  parallel_fill(ptr, value, count);
   return ACL_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/fill_simd.h"
 #include "test_env.h"
 
 namespace {
@@ -18,6 +19,29 @@ TEST(Memset, FillsTheRange) {
   std::vector<unsigned char> expected(100, 0);
   std::memset(expected.data() + 10, 0xab, 50);  // the low byte of value, like memset
   EXPECT_EQ(device.read<unsigned char>(), expected);
+}
+
+// Ranges of several 1 MiB chunks are filled on all threads, with plain stores up to the size
+// core/fill_simd.h counts as cache-resident and streaming stores beyond it; every byte of the range
+// and none outside it is written, for any thread count and alignment.
+TEST(Memset, LargeRangesOnAnyThreadCount) {
+  const size_t cached = (size_t{2} << 20) + 13;
+  const auto streamed = static_cast<size_t>(oa::simd::kCachedOutputBytes) + 4097;
+  for (const char* threads : {"1", "2", "3"}) {
+    oa_test::ScopedEnv env("OPENACLNN_NUM_THREADS", threads);
+    for (size_t count : {cached, streamed}) {
+      DeviceBuffer device(count + 8);
+      device.write(std::vector<unsigned char>(count + 8, 0x11));
+      ASSERT_EQ(aclrtMemset(device.as<char>() + 3, count + 5, 0x5c, count), ACL_SUCCESS)
+          << aclGetRecentErrMsg();
+      const std::vector<unsigned char> got = device.read<unsigned char>();
+      size_t wrong = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        wrong += got[i] != (i >= 3 && i < count + 3 ? 0x5c : 0x11);
+      }
+      EXPECT_EQ(wrong, 0u) << count << " bytes on " << threads << " thread(s)";
+    }
+  }
 }
 
 TEST(Memset, CountAboveMaxCountIsRejected) {

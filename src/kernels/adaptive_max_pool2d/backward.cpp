@@ -1,9 +1,9 @@
 #include "kernels/adaptive_max_pool2d/backward.h"
 
 #include <algorithm>
-#include <cstring>
 #include <type_traits>
 
+#include "core/fill_simd.h"
 #include "kernels/adaptive_max_pool2d/kernel_select.h"
 
 namespace oa::amp {
@@ -18,11 +18,11 @@ inline int64_t position(const BackwardPlan& plan, int64_t p) {
   return h * plan.grad_input.sh + (p - h * plan.dims.w) * plan.grad_input.sw;
 }
 
-// Sets `count` runs of `lanes` elements, run k at p + k * stride, to +0.
+// Sets `count` runs of `lanes` elements of gradInput, run k at p + k * stride, to +0.
 template <typename T>
-void zero_runs(T* p, int64_t count, int64_t stride, int64_t lanes) {
+void zero_runs(const BackwardPlan& plan, T* p, int64_t count, int64_t stride, int64_t lanes) {
   if (stride == lanes) {
-    std::memset(static_cast<void*>(p), 0, count * lanes * sizeof(T));
+    simd::fill_bytes(p, 0, count * lanes * static_cast<int64_t>(sizeof(T)), plan.grad_input_bytes);
     return;
   }
   for (int64_t k = 0; k < count; ++k) {
@@ -38,11 +38,11 @@ template <typename T>
 void zero_plane(const BackwardPlan& plan, T* out) {
   const View& v = plan.grad_input;
   if (plan.uniform) {
-    zero_runs(out, plan.dims.h * plan.dims.w, plan.position_stride, 1);
+    zero_runs(plan, out, plan.dims.h * plan.dims.w, plan.position_stride, 1);
     return;
   }
   for (int64_t h = 0; h < plan.dims.h; ++h) {
-    zero_runs(out + h * v.sh, plan.dims.w, v.sw, 1);
+    zero_runs(plan, out + h * v.sh, plan.dims.w, v.sw, 1);
   }
 }
 
@@ -121,13 +121,15 @@ void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
     return;
   }
   if (plan.accumulate == Accumulate::dense) {
-    std::memset(acc, 0, d.h * d.w * sizeof(float));
+    const int64_t acc_bytes = d.h * d.w * static_cast<int64_t>(sizeof(float));
+    simd::fill_bytes(acc, 0, acc_bytes, acc_bytes);
   }
   // Zeroed all at once: the chunk's planes are one block of memory.
   const bool zeroed = plan.dense_planes && plan.accumulate != Accumulate::dense;
   if (zeroed) {
-    std::memset(static_cast<void*>(unit_data(range.begin).grad_input), 0,
-                (range.end - range.begin) * d.h * d.w * sizeof(T));
+    simd::fill_bytes(unit_data(range.begin).grad_input, 0,
+                     (range.end - range.begin) * d.h * d.w * static_cast<int64_t>(sizeof(T)),
+                     plan.grad_input_bytes);
   }
   for (int64_t unit = range.begin; unit < range.end; ++unit) {
     const UnitData<T, I> u = unit_data(unit);
@@ -209,16 +211,17 @@ void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* works
     T* out = unit_data(unit).grad_input;
     const int64_t lanes = lanes_of(unit);
     if (plan.uniform) {
-      zero_runs(out, positions, plan.position_stride, lanes);
+      zero_runs(plan, out, positions, plan.position_stride, lanes);
     } else {
       for (int64_t h = 0; h < d.h; ++h) {
-        zero_runs(out + h * v.sh, d.w, v.sw, lanes);
+        zero_runs(plan, out + h * v.sh, d.w, v.sw, lanes);
       }
     }
   };
   const Range range = chunk_range(plan.split, chunk);
   if (plan.accumulate == Accumulate::dense && range.begin < range.end) {
-    std::memset(acc, 0, positions * plan.lanes * sizeof(float));
+    const int64_t acc_bytes = positions * plan.lanes * static_cast<int64_t>(sizeof(float));
+    simd::fill_bytes(acc, 0, acc_bytes, acc_bytes);
   }
   for (int64_t unit = range.begin; unit < range.end; ++unit) {
     const UnitData<T, I> u = unit_data(unit);

@@ -32,8 +32,10 @@ struct BackwardPlan {
   bool uniform = false;
   int64_t position_stride = 0;
   // Whether gradInput is one dense block of planes ([N, C, H, W] contiguous): a chunk of planes
-  // is then zeroed by one memset (in_place and sparse), faster than one per plane.
+  // is then zeroed by one fill (in_place and sparse), faster than one per plane.
   bool dense_planes = false;
+  // Bytes of gradInput's elements: how its zeros are written depends on it (core/fill_simd.h).
+  int64_t grad_input_bytes = 0;
   // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
   Split split;
 };

@@ -118,6 +118,7 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   plan.uniform = uniform_positions(plan.grad_input, d, &plan.position_stride);
   const int64_t positions = d.h * d.w;
   plan.dense_planes = amp::dense_block(plan.grad_input, d.n, d.c, d.h, d.w);
+  plan.grad_input_bytes = numel(grad_input) * dtype_bits(grad_input.dtype) / 8;
   const bool few_outputs = d.ho * d.wo * kSparseRatio <= positions;
   if (few_outputs) {
     const bool in_place = grad_input.dtype == ACL_FLOAT && plan.uniform;
@@ -128,7 +129,7 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   const int64_t unit_work = positions + d.ho * d.wo;
   if (amp::channels_innermost(plan.grad_input, d)) {
     plan.layout = amp::Layout::channels_last;
-    // All channels when a sample's gradInput is one dense block (zeroed by one memset, every
+    // All channels when a sample's gradInput is one dense block (zeroed by one fill, every
     // cache line written by one unit), else a cache line of float32 sums or of 16-bit outputs.
     plan.lanes = d.c;
     if (!plan.uniform || plan.position_stride != d.c ||

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/fill_simd.h"
 #include "core/float_convert.h"
 #include "ops/adaptive_max_pool2d/pool_cases.h"
 #include "ops/adaptive_max_pool2d/pool_tensor.h"
@@ -190,6 +191,15 @@ TEST(AdaptiveMaxPool2dBackward, LargeChannelsLastPlane) {
   PoolCase c = simple_case({1, 32, 182, 182}, 3, 5, ACL_BF16);
   c.input_layout = c.output_layout = c.index_layout = channels_last(4);
   check_backward(c, Indices::arbitrary, rng);
+}
+
+// A gradInput larger than core/fill_simd.h counts as cache-resident is zeroed with streaming
+// stores.
+TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
+  std::mt19937_64 rng(8);
+  const int64_t planes = oa::simd::kCachedOutputBytes / (int64_t{4} << 20) + 1;
+  ASSERT_GT(planes * (int64_t{4} << 20), oa::simd::kCachedOutputBytes);
+  check_backward(simple_case({1, planes, 1024, 1024}, 3, 5), Indices::arbitrary, rng);
 }
 
 TEST(AdaptiveMaxPool2dBackward, EmptySelfDoesNothing) {

@@ -1,0 +1,81 @@
+// Highway compiles this file once per SIMD target (foreach_target.h re-includes it); HWY_ONCE
+// holds the dispatching entry point.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "core/fill_simd.cpp"
+#include <hwy/cache_control.h>
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <cstring>
+
+#include "core/fill_simd.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace oa::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Aligned full-vector stores between a memset head (up to the first vector boundary) and a memset
+// tail; short ranges are left to memset.
+template <bool kStream>
+void FillWith(uint8_t* dst, uint8_t value, int64_t bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  if (bytes < 4 * lanes) {
+    std::memset(dst, value, static_cast<size_t>(bytes));
+    return;
+  }
+  const size_t head = -reinterpret_cast<uintptr_t>(dst) & static_cast<uintptr_t>(lanes - 1);
+  std::memset(dst, value, head);
+  const auto v = hn::Set(d, value);
+  auto store = [&](int64_t at) {
+    if constexpr (kStream) {
+      hn::Stream(v, d, dst + at);
+    } else {
+      hn::Store(v, d, dst + at);
+    }
+  };
+  auto i = static_cast<int64_t>(head);
+  for (; i + 4 * lanes <= bytes; i += 4 * lanes) {
+    store(i);
+    store(i + lanes);
+    store(i + 2 * lanes);
+    store(i + 3 * lanes);
+  }
+  for (; i + lanes <= bytes; i += lanes) {
+    store(i);
+  }
+  if constexpr (kStream) {
+    hwy::FlushStream();
+  }
+  if (i < bytes) {
+    std::memset(dst + i, value, static_cast<size_t>(bytes - i));
+  }
+}
+
+void FillCached(uint8_t* dst, uint8_t value, int64_t bytes) { FillWith<false>(dst, value, bytes); }
+void FillStreaming(uint8_t* dst, uint8_t value, int64_t bytes) {
+  FillWith<true>(dst, value, bytes);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace oa::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace oa::simd {
+
+HWY_EXPORT(FillCached);
+HWY_EXPORT(FillStreaming);
+
+void fill_bytes(void* dst, uint8_t value, int64_t bytes, int64_t output_bytes) {
+  auto* p = static_cast<uint8_t*>(dst);
+  if (output_bytes > kCachedOutputBytes) {
+    HWY_DYNAMIC_DISPATCH(FillStreaming)(p, value, bytes);
+  } else {
+    HWY_DYNAMIC_DISPATCH(FillCached)(p, value, bytes);
+  }
+}
+
+}  // namespace oa::simd
+#endif
