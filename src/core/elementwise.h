@@ -230,7 +230,7 @@ class FloatInputs {
   const ElementwiseLoop& loop_;
   const Strip& strip_;
   bool constant_[Inputs];
-  float buffers_[Inputs][kFloatBlock];
+  alignas(64) float buffers_[Inputs][kFloatBlock];
 };
 
 // Runs a float32 kernel over a strip of a loop whose operands are FLOAT, FLOAT16 or BF16:
@@ -242,7 +242,7 @@ class FloatInputs {
 template <int Inputs, typename Kernel>
 void map_floats(Isa isa, const ElementwiseLoop& loop, const Strip& strip, const Kernel& kernel) {
   FloatInputs<Inputs> inputs(isa, loop, strip);
-  float out_buffer[kFloatBlock];
+  alignas(64) float out_buffer[kFloatBlock];
   const float* in[Inputs];
   const ElementwiseOperand& output = loop.operands[0];
   for (int64_t done = 0; done < strip.n; done += kFloatBlock) {

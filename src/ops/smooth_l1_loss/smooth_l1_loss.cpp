@@ -55,7 +55,7 @@ class ReducePlan : public Plan {
     std::fill(partials, partials + loop_.chunks(), 0.0);
     for_each_strip(loop_, [&](int64_t chunk, const Strip& strip) {
       FloatInputs<2> inputs(isa_, loop_, strip);
-      float terms[kFloatBlock];
+      alignas(64) float terms[kFloatBlock];
       for (int64_t done = 0; done < strip.n; done += kFloatBlock) {
         int64_t n = std::min(kFloatBlock, strip.n - done);
         kernels::smooth_l1_forward(isa_, beta_, inputs.block(0, done, n), inputs.block(1, done, n),
