@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The performance report in one command: installs what it needs (apt), builds and runs the whole
 # benchmark suite (scripts/run_bench.sh), then writes docs/performance.md and docs/performance.png
-# from the run's summary. The full run takes about 12 minutes on a quiet 2-core machine (104
+# from the run's summary. The full run takes about 17 minutes on a quiet 2-core machine (108
 # benchmarks, 7 repetitions of at least 0.5 s each); run it on a quiet machine. The repetitions of
 # all cases run in a random order (Google Benchmark's random interleaving), so that both sides of a
 # case, and the ceilings, sample the same spread of the machine's states instead of each its own
