@@ -199,9 +199,11 @@ Setup torch_forward(Problem p, aclDataType dtype) {
 Setup torch_backward(Problem p, aclDataType dtype) {
   return [=] {
     const at::Tensor x = torch_input(p, dtype);
-    const auto result = at::adaptive_max_pool2d(x, {p.ho, p.wo});
+    // The indices of the float32 forward of the same values: PyTorch 1.13's bfloat16 forward
+    // returns H*W, past the plane, for some last windows, and its backward would add there.
+    const auto result = at::adaptive_max_pool2d(x.to(at::kFloat), {p.ho, p.wo});
     const at::Tensor indices = std::get<1>(result);
-    const at::Tensor grad_output = at::randn_like(std::get<0>(result));
+    const at::Tensor grad_output = at::randn_like(std::get<0>(result)).to(x.scalar_type());
     at::Tensor grad_input = at::empty_like(x);
     return Step([=]() mutable {
       at::adaptive_max_pool2d_backward_out(grad_input, grad_output, x, indices);
