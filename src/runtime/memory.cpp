@@ -124,38 +124,39 @@ int check_side(const char* api, const char* name, const void* ptr, size_t count,
   return ACL_SUCCESS;
 }
 
-// Copies large ranges on all threads: a device-to-device copy is the CPU device's memory bandwidth.
+// Runs body(begin, size) over [0, count) in 1 MiB pieces, on all threads when there are at least
+// two: a large copy or fill is the CPU device's memory bandwidth.
+template <typename Body>
+void for_each_piece(size_t count, const Body& body) {
+  constexpr size_t kPiece = size_t{1} << 20;
+  auto pieces = static_cast<int64_t>((count + kPiece - 1) / kPiece);
+  parallel_for(
+      pieces,
+      [&](int64_t piece) {
+        size_t begin = static_cast<size_t>(piece) * kPiece;
+        body(begin, std::min(kPiece, count - begin));
+      },
+      count >= 2 * kPiece);
+}
+
 void parallel_copy(void* dst, const void* src, size_t count) {
-  constexpr size_t kChunk = size_t{1} << 20;
   auto* to = static_cast<unsigned char*>(dst);
   const auto* from = static_cast<const unsigned char*>(src);
-  bool disjoint = to + count <= from || from + count <= to;
-  if (count < 2 * kChunk || !disjoint) {
+  if (!(to + count <= from || from + count <= to)) {
     std::memmove(dst, src, count);
     return;
   }
-  auto chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
-  parallel_for(chunks, [&](int64_t chunk) {
-    size_t begin = static_cast<size_t>(chunk) * kChunk;
-    std::memcpy(to + begin, from + begin, std::min(kChunk, count - begin));
-  });
+  for_each_piece(count,
+                 [&](size_t begin, size_t size) { std::memcpy(to + begin, from + begin, size); });
 }
 
-// Fills large ranges on all threads, with the stores that suit the range's size.
+// Fills with the stores that suit the whole range's size (core/fill_simd.h).
 void parallel_fill(void* ptr, int32_t value, size_t count) {
-  constexpr size_t kChunk = size_t{1} << 20;
   auto* to = static_cast<unsigned char*>(ptr);
   const auto byte = static_cast<uint8_t>(value);
-  const auto total = static_cast<int64_t>(count);
-  auto chunks = static_cast<int64_t>((count + kChunk - 1) / kChunk);
-  parallel_for(
-      chunks,
-      [&](int64_t chunk) {
-        size_t begin = static_cast<size_t>(chunk) * kChunk;
-        simd::fill_bytes(to + begin, byte, static_cast<int64_t>(std::min(kChunk, count - begin)),
-                         total);
-      },
-      count >= 2 * kChunk);
+  for_each_piece(count, [&](size_t begin, size_t size) {
+    simd::fill_bytes(to + begin, byte, static_cast<int64_t>(size), static_cast<int64_t>(count));
+  });
 }
 
 int copy(const char* api, void* dst, size_t dest_max, const void* src, size_t count,

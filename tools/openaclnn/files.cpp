@@ -77,6 +77,15 @@ class InputFile {
     return done;
   }
 
+  // The next count bytes, which the file's size says are there.
+  std::vector<uint8_t> read_data(size_t count) {
+    std::vector<uint8_t> data(count);
+    if (read(data.data(), count) != count) {
+      fail(path_, "the file shrank while it was being read");
+    }
+    return data;
+  }
+
  private:
   std::string path_;
   int fd_ = -1;
@@ -311,10 +320,7 @@ Array read_npy(const std::string& path, std::optional<aclDataType> as) {
              ": shape " + shape_label(array.shape) + " of " + dtype_label(array.dtype) + " needs " +
              bytes_text(expected) + " after the header, the file has " + bytes_text(actual));
   }
-  array.bytes.resize(expected);
-  if (file.read(array.bytes.data(), expected) != expected) {
-    fail(path, "the file shrank while it was being read");
-  }
+  array.bytes = file.read_data(expected);
   return array;
 }
 
@@ -333,10 +339,7 @@ Array read_bin(const std::string& path, aclDataType dtype, const std::vector<int
     fail(path, "has " + bytes_text(file.size()) + ", but shape " + shape_label(shape) + " of " +
                    dtype_label(dtype) + " needs exactly " + bytes_text(expected));
   }
-  array.bytes.resize(expected);
-  if (file.read(array.bytes.data(), expected) != expected) {
-    fail(path, "the file shrank while it was being read");
-  }
+  array.bytes = file.read_data(expected);
   return array;
 }
 
