@@ -84,6 +84,29 @@ inline Strip strip_at(const ElementwiseLoop& loop, const int64_t* index, int64_t
   return strip;
 }
 
+// Whether every operand of the strip steps one element at a time (contiguous).
+inline bool dense_strip(const ElementwiseLoop& loop, const Strip& strip) {
+  for (int o = 0; o < loop.operand_count; ++o) {
+    if (strip.stride[o] != 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The operands' dtypes, output first: what the kernels of contiguous strips need of the loop.
+struct OperandDtypes {
+  aclDataType dtype[kMaxOperands];
+};
+
+inline OperandDtypes operand_dtypes(const ElementwiseLoop& loop) {
+  OperandDtypes dtypes{};
+  for (int o = 0; o < loop.operand_count; ++o) {
+    dtypes.dtype[o] = loop.operands[o].dtype;
+  }
+  return dtypes;
+}
+
 // Sets index to the multi-index of the linear position `position` over dims [0, dims).
 inline void unravel(const ElementwiseLoop& loop, int64_t position, int dims, int64_t* index) {
   for (int d = dims - 1; d >= 0; --d) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "acl/acl_base.h"
 #include "core/isa.h"
 
 namespace oa::kernels {
@@ -37,8 +38,20 @@ inline float smooth_l1_term(float d, float beta) {
 void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_output, const float* x,
                         const float* y, float* out, int64_t n, bool stream);
 
+// The same in SIMD on contiguous operands of any FLOAT, FLOAT16 and BF16 mix: ptr[0] the output,
+// ptr[1..3] gradOutput, x and y, of dtype[0..3]. Inputs are widened exactly and the output rounded
+// once, so the bits equal those of smooth_l1_backward on float32 copies. Only a FLOAT output is
+// streamed (a 16-bit one was slower streamed than stored normally).
+void smooth_l1_backward_dense(float beta, float scale, const aclDataType* dtype, char* const* ptr,
+                              int64_t n, bool stream);
+
 // out[i] = term(x[i] - y[i]); stream as above.
 void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, float* out, int64_t n,
                        bool stream);
+
+// The same in SIMD on contiguous operands of any FLOAT, FLOAT16 and BF16 mix: ptr[0] the output,
+// ptr[1..2] x and y, as smooth_l1_backward_dense.
+void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n,
+                             bool stream);
 
 }  // namespace oa::kernels

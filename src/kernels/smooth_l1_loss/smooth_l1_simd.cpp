@@ -6,12 +6,14 @@
 
 #include <algorithm>
 
+#include "core/map_dense-inl.h"
 #include "kernels/smooth_l1_loss/smooth_l1.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace oa::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+namespace simd = oa::simd::HWY_NAMESPACE;
 
 // Stores v at p, non-temporally when stream (p is then aligned to the vector size).
 template <class D, class V>
@@ -21,17 +23,6 @@ void Put(D df, V v, float* p, bool stream) {
   } else {
     hn::StoreU(v, df, p);
   }
-}
-
-// Streaming needs aligned vectors: the number of leading elements to store normally first.
-template <class D>
-int64_t Head(D df, const float* out, int64_t n, bool stream) {
-  const auto bytes = static_cast<uintptr_t>(hn::Lanes(df) * sizeof(float));
-  const auto misalignment = reinterpret_cast<uintptr_t>(out) % bytes;
-  if (!stream || misalignment % sizeof(float) != 0) {
-    return 0;
-  }
-  return std::min<int64_t>(n, static_cast<int64_t>((bytes - misalignment) % bytes / sizeof(float)));
 }
 
 template <class D, class V>
@@ -47,7 +38,7 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto vbeta = hn::Set(df, beta);
   const auto vscale = hn::Set(df, scale);
-  const int64_t head = Head(df, out, n, stream);
+  const int64_t head = stream ? simd::StreamHead(df, out, n) : 0;
   int64_t i = 0;
   for (; i < head; ++i) {
     out[i] = smooth_l1_grad(x[i] - y[i], beta) * grad_output[i] * scale;
@@ -63,13 +54,35 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   }
 }
 
+void BackwardDense(float beta, float scale, const aclDataType* dtype, char* const* ptr, int64_t n,
+                   bool stream) {
+  const hn::ScalableTag<float> df;
+  const auto vbeta = hn::Set(df, beta);
+  const auto vscale = hn::Set(df, scale);
+  simd::MapDense<3>(
+      df, dtype, ptr, n, stream,
+      [&](const auto& in) {
+        const auto d = hn::Sub(in(1), in(2));
+        return hn::Mul(hn::Mul(Grad(df, d, vbeta), in(0)), vscale);
+      },
+      [&](const auto& in) { return smooth_l1_grad(in(1) - in(2), beta) * in(0) * scale; });
+}
+
+// The loss term of d (see smooth_l1_term).
+template <class D, class V>
+V Term(D df, V d, V beta) {
+  const auto half = hn::Set(df, 0.5f);
+  const auto magnitude = hn::Abs(d);
+  const auto inside = hn::Mul(hn::Mul(half, d), hn::Div(d, beta));
+  const auto outside = hn::Sub(magnitude, hn::Mul(half, beta));
+  return hn::IfThenElse(hn::Lt(magnitude, beta), inside, outside);
+}
+
 void Forward(float beta, const float* x, const float* y, float* out, int64_t n, bool stream) {
   const hn::ScalableTag<float> df;
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto vbeta = hn::Set(df, beta);
-  const auto half = hn::Set(df, 0.5f);
-  const auto half_beta = hn::Mul(half, vbeta);
-  const int64_t head = Head(df, out, n, stream);
+  const int64_t head = stream ? simd::StreamHead(df, out, n) : 0;
   int64_t i = 0;
   for (; i < head; ++i) {
     out[i] = smooth_l1_term(x[i] - y[i], beta);
@@ -77,14 +90,20 @@ void Forward(float beta, const float* x, const float* y, float* out, int64_t n, 
   stream = stream && (head > 0 || reinterpret_cast<uintptr_t>(out) % (lanes * 4) == 0);
   for (; i + lanes <= n; i += lanes) {
     const auto d = hn::Sub(hn::LoadU(df, x + i), hn::LoadU(df, y + i));
-    const auto magnitude = hn::Abs(d);
-    const auto inside = hn::Mul(hn::Mul(half, d), hn::Div(d, vbeta));
-    const auto outside = hn::Sub(magnitude, half_beta);
-    Put(df, hn::IfThenElse(hn::Lt(magnitude, vbeta), inside, outside), out + i, stream);
+    Put(df, Term(df, d, vbeta), out + i, stream);
   }
   for (; i < n; ++i) {
     out[i] = smooth_l1_term(x[i] - y[i], beta);
   }
+}
+
+void ForwardDense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream) {
+  const hn::ScalableTag<float> df;
+  const auto vbeta = hn::Set(df, beta);
+  simd::MapDense<2>(
+      df, dtype, ptr, n, stream,
+      [&](const auto& in) { return Term(df, hn::Sub(in(0), in(1)), vbeta); },
+      [&](const auto& in) { return smooth_l1_term(in(0) - in(1), beta); });
 }
 
 }  // namespace HWY_NAMESPACE
@@ -95,7 +114,9 @@ HWY_AFTER_NAMESPACE();
 namespace oa::kernels {
 
 HWY_EXPORT(Backward);
+HWY_EXPORT(BackwardDense);
 HWY_EXPORT(Forward);
+HWY_EXPORT(ForwardDense);
 
 void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_output, const float* x,
                         const float* y, float* out, int64_t n, bool stream) {
@@ -108,6 +129,11 @@ void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_outp
   }
 }
 
+void smooth_l1_backward_dense(float beta, float scale, const aclDataType* dtype, char* const* ptr,
+                              int64_t n, bool stream) {
+  HWY_DYNAMIC_DISPATCH(BackwardDense)(beta, scale, dtype, ptr, n, stream);
+}
+
 void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, float* out, int64_t n,
                        bool stream) {
   if (isa == Isa::simd) {
@@ -117,6 +143,11 @@ void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, floa
   for (int64_t i = 0; i < n; ++i) {
     out[i] = smooth_l1_term(x[i] - y[i], beta);
   }
+}
+
+void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n,
+                             bool stream) {
+  HWY_DYNAMIC_DISPATCH(ForwardDense)(beta, dtype, ptr, n, stream);
 }
 
 }  // namespace oa::kernels

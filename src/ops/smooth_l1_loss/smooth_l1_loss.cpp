@@ -23,10 +23,18 @@ constexpr const char* kOp = "aclnnSmoothL1Loss";
 class ElementwisePlan : public Plan {
  public:
   ElementwisePlan(ElementwiseLoop loop, Isa isa, float beta)
-      : loop_(loop), isa_(isa), beta_(beta), stream_(worth_streaming(loop)) {}
+      : loop_(loop),
+        isa_(isa),
+        beta_(beta),
+        stream_(worth_streaming(loop)),
+        dtypes_(operand_dtypes(loop)) {}
 
   aclnnStatus run(void*) const override {
     for_each_strip(loop_, [&](int64_t, const Strip& strip) {
+      if (isa_ == Isa::simd && dense_strip(loop_, strip)) {
+        kernels::smooth_l1_forward_dense(beta_, dtypes_.dtype, strip.ptr, strip.n, stream_);
+        return;
+      }
       map_floats<2>(
           isa_, loop_, strip, [&](float* out, const float* const* in, int64_t n, bool in_memory) {
             kernels::smooth_l1_forward(isa_, beta_, in[0], in[1], out, n, stream_ && in_memory);
@@ -40,6 +48,7 @@ class ElementwisePlan : public Plan {
   Isa isa_;
   float beta_;
   bool stream_;
+  OperandDtypes dtypes_;
 };
 
 // The workspace holds one double partial sum per chunk of the elementwise walk.

@@ -19,10 +19,21 @@ constexpr const char* kOp = "aclnnSmoothL1LossBackward";
 class BackwardPlan : public Plan {
  public:
   BackwardPlan(ElementwiseLoop loop, Isa isa, float beta, float scale)
-      : loop_(loop), isa_(isa), beta_(beta), scale_(scale), stream_(worth_streaming(loop)) {}
+      : loop_(loop),
+        isa_(isa),
+        beta_(beta),
+        scale_(scale),
+        stream_(worth_streaming(loop)),
+        dtypes_(operand_dtypes(loop)) {}
 
   aclnnStatus run(void*) const override {
     for_each_strip(loop_, [&](int64_t, const Strip& strip) {
+      // Contiguous operands are converted in registers, without float32 blocks in between.
+      if (isa_ == Isa::simd && dense_strip(loop_, strip)) {
+        kernels::smooth_l1_backward_dense(beta_, scale_, dtypes_.dtype, strip.ptr, strip.n,
+                                          stream_);
+        return;
+      }
       map_floats<3>(isa_, loop_, strip,
                     [&](float* out, const float* const* in, int64_t n, bool in_memory) {
                       kernels::smooth_l1_backward(isa_, beta_, scale_, in[0], in[1], in[2], out, n,
@@ -38,6 +49,7 @@ class BackwardPlan : public Plan {
   float beta_;
   float scale_;
   bool stream_;
+  OperandDtypes dtypes_;
 };
 
 }  // namespace

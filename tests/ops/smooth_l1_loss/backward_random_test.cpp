@@ -53,6 +53,33 @@ TEST(SmoothL1LossBackwardRandom, EveryDtypeMixAndReduction) {
   }
 }
 
+// Contiguous operands of the full shape for every dtype mix, beta and reduction: the path that
+// converts in registers, with vector tails and unaligned starts.
+TEST(SmoothL1LossBackwardRandom, ContiguousOperandsOfEveryMix) {
+  const uint32_t seed = 1010;
+  std::mt19937 rng(seed);
+  const RandomOptions options = contiguous_options();
+  int failed = 0;
+  int index = 0;
+  for (aclDataType g : kFloatTypes) {
+    for (aclDataType x : kFloatTypes) {
+      for (aclDataType y : kFloatTypes) {
+        for (aclDataType out : kFloatTypes) {
+          for (float beta : kBetas) {
+            const aclDataType dtypes[4] = {g, x, y, out};
+            BackwardCase c = random_backward(rng, options, dtypes, index % 3, beta);
+            failed +=
+                check_backward(c, label("ContiguousOperandsOfEveryMix", index++, seed)) ? 0 : 1;
+            if (failed >= kMaxFailedCases) {
+              return;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(SmoothL1LossBackwardRandom, EveryBetaOnEveryRank) {
   const uint32_t seed = 1003;
   std::mt19937 rng(seed);

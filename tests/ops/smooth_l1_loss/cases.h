@@ -23,6 +23,20 @@ struct RandomOptions {
   ViewStyle output_style = ViewStyle();
 };
 
+// Every operand of the full shape and contiguous, half of them offset (so that vectors start
+// unaligned): the elementwise engine's register path, in SIMD.
+inline RandomOptions contiguous_options() {
+  RandomOptions options;
+  options.min_rank = 1;
+  options.max_rank = 3;
+  options.max_elements = 300;
+  options.p_broadcast = 0.0;
+  options.input_style = ViewStyle::contiguous();
+  options.input_style.offset = 0.5;
+  options.output_style = options.input_style;
+  return options;
+}
+
 inline aclDataType random_dtype(std::mt19937& rng) { return kFloatTypes[draw(rng, 0, 2)]; }
 
 inline float random_beta(std::mt19937& rng) { return kBetas[draw(rng, 0, 5)]; }

@@ -45,6 +45,21 @@ int64_t first_difference(const std::vector<unsigned char>& a, const std::vector<
   return a.size() == b.size() ? -1 : static_cast<int64_t>(std::min(a.size(), b.size()));
 }
 
+// Runs `run(c)` with the SIMD and with the scalar kernels, both from `before`, expects the same
+// output bytes (what names the case in a failure) and returns the SIMD run's.
+template <typename Case, typename Run>
+std::vector<unsigned char> simd_bytes_equal_to_scalar(Case& c, Operand& out,
+                                                      const std::vector<unsigned char>& before,
+                                                      const Run& run, const std::string& what) {
+  std::vector<unsigned char> simd =
+      output_bytes(c, out, before, "OPENACLNN_CPU_ISA", std::nullopt, run);
+  const std::vector<unsigned char> scalar =
+      output_bytes(c, out, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run);
+  const int64_t at = first_difference(simd, scalar);
+  EXPECT_EQ(at, -1) << what << ": SIMD and scalar differ at byte " << at << "\n  " << c.describe();
+  return simd;
+}
+
 // ~300000-element broadcast cases with every reduction: the same bits for 1, 2 and 3 threads.
 TEST(SmoothL1LossDeterminism, ThreadCount) {
   std::mt19937 rng(3001);
@@ -149,13 +164,7 @@ TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
           add_ties(rng, &b.grad_output);
           add_ties(rng, &b.self);
           const std::vector<unsigned char> before = b.grad_input.storage->host;
-          const std::vector<unsigned char> simd = output_bytes(
-              b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::nullopt, run_backward);
-          const std::vector<unsigned char> scalar = output_bytes(
-              b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_backward);
-          const int64_t at = first_difference(simd, scalar);
-          EXPECT_EQ(at, -1) << "backward SIMD and scalar differ at byte " << at << "\n  "
-                            << b.describe();
+          simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
         }
       }
     }
@@ -177,14 +186,38 @@ TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
                                     ViewStyle::contiguous(), false, f.beta);
           add_ties(rng, &f.self);
           const std::vector<unsigned char> before = f.result.storage->host;
-          const std::vector<unsigned char> simd =
-              output_bytes(f, f.result, before, "OPENACLNN_CPU_ISA", std::nullopt, run_forward);
-          const std::vector<unsigned char> scalar = output_bytes(
-              f, f.result, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_forward);
-          const int64_t at = first_difference(simd, scalar);
-          EXPECT_EQ(at, -1) << "forward SIMD and scalar differ at byte " << at << "\n  "
-                            << f.describe();
+          simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
         }
+      }
+    }
+  }
+}
+
+// The same for contiguous operands of the full shape, which SIMD converts in registers (one dtype
+// switch per vector for a mix): every mix, unaligned starts, vector tails.
+TEST(SmoothL1LossDeterminism, ContiguousOperandsSimdAndScalar) {
+  std::mt19937 rng(3004);
+  const RandomOptions options = contiguous_options();
+  int index = 0;
+  for (aclDataType g : kFloatTypes) {
+    for (aclDataType x : kFloatTypes) {
+      for (aclDataType y : kFloatTypes) {
+        for (aclDataType out : kFloatTypes) {
+          const aclDataType dtypes[4] = {g, x, y, out};
+          BackwardCase b = random_backward(rng, options, dtypes, index % 3, kBetas[index % 6]);
+          ++index;
+          add_ties(rng, &b.grad_output);
+          add_ties(rng, &b.self);
+          add_ties(rng, &b.target);
+          const std::vector<unsigned char> before = b.grad_input.storage->host;
+          simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+        }
+        const aclDataType dtypes[3] = {g, x, y};
+        ForwardCase f = random_forward(rng, options, dtypes, 0, kBetas[index % 6]);
+        add_ties(rng, &f.self);
+        add_ties(rng, &f.target);
+        const std::vector<unsigned char> before = f.result.storage->host;
+        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
       }
     }
   }
@@ -216,10 +249,7 @@ TEST(SmoothL1LossDeterminism, LargeOutputsWithStreamingStores) {
   b.grad_input = alias_of(b.self, "gradInput");
   const std::vector<unsigned char> before = b.self.storage->host;
   const std::vector<unsigned char> simd =
-      output_bytes(b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::nullopt, run_backward);
-  const std::vector<unsigned char> scalar = output_bytes(
-      b, b.grad_input, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_backward);
-  EXPECT_EQ(first_difference(simd, scalar), -1) << "backward\n  " << b.describe();
+      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
   EXPECT_EQ(std::memcmp(simd.data(), before.data(), 4), 0) << "the element before the view";
   EXPECT_EQ(std::memcmp(simd.data() + simd.size() - 8, before.data() + before.size() - 8, 8), 0)
       << "the elements after the view";
@@ -235,12 +265,58 @@ TEST(SmoothL1LossDeterminism, LargeOutputsWithStreamingStores) {
   contiguous_at(&f.result, 1);
   const std::vector<unsigned char> result_before = f.result.storage->host;
   const std::vector<unsigned char> forward_simd =
-      output_bytes(f, f.result, result_before, "OPENACLNN_CPU_ISA", std::nullopt, run_forward);
-  const std::vector<unsigned char> forward_scalar = output_bytes(
-      f, f.result, result_before, "OPENACLNN_CPU_ISA", std::string("scalar"), run_forward);
-  EXPECT_EQ(first_difference(forward_simd, forward_scalar), -1) << "forward\n  " << f.describe();
+      simd_bytes_equal_to_scalar(f, f.result, result_before, run_forward, "forward");
   EXPECT_EQ(std::memcmp(forward_simd.data(), result_before.data(), 4), 0)
       << "the element before the view";
+}
+
+// Contiguous operands converted in registers: a streamed FLOAT gradInput one element past a
+// 64-byte boundary from FLOAT, BF16 and FLOAT16 inputs, and a BF16 gradInput in place on a BF16
+// self (16-bit outputs are never streamed); the same bits as the scalar path, nothing written
+// outside the view.
+TEST(SmoothL1LossDeterminism, LargeContiguousMixesAndInPlace) {
+  std::mt19937 rng(3005);
+  const int64_t count = 4200000;  // 16.8 MB of float32
+  auto offset_by_one = [](Operand* operand) {
+    operand->shape = {count};
+    operand->offset = 1;
+    attach_tensor(operand);
+  };
+  BackwardCase b;
+  b.reduction = 0;
+  b.beta = 0.5f;
+  b.grad_output =
+      random_operand(rng, "gradOutput", {count}, ACL_FLOAT, ViewStyle::contiguous(), true, b.beta);
+  b.self = random_operand(rng, "self", {count}, ACL_BF16, ViewStyle::contiguous(), true, b.beta);
+  b.target =
+      random_operand(rng, "target", {count}, ACL_FLOAT16, ViewStyle::contiguous(), true, b.beta);
+  b.grad_input = random_operand(rng, "gradInput", {count + 2}, ACL_FLOAT, ViewStyle::contiguous(),
+                                false, b.beta);
+  offset_by_one(&b.grad_input);
+  const std::vector<unsigned char> before = b.grad_input.storage->host;
+  const std::vector<unsigned char> simd =
+      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "mixed");
+  EXPECT_EQ(std::memcmp(simd.data(), before.data(), 4), 0) << "the element before the view";
+  EXPECT_EQ(std::memcmp(simd.data() + simd.size() - 4, before.data() + before.size() - 4, 4), 0)
+      << "the element after the view";
+
+  BackwardCase p;
+  p.reduction = 2;
+  p.beta = 1.0f;
+  p.grad_output =
+      random_operand(rng, "gradOutput", {count}, ACL_BF16, ViewStyle::contiguous(), true, p.beta);
+  p.target =
+      random_operand(rng, "target", {count}, ACL_BF16, ViewStyle::contiguous(), true, p.beta);
+  p.self =
+      random_operand(rng, "self", {count + 2}, ACL_BF16, ViewStyle::contiguous(), true, p.beta);
+  offset_by_one(&p.self);
+  p.grad_input = alias_of(p.self, "gradInput");
+  const std::vector<unsigned char> self_before = p.self.storage->host;
+  const std::vector<unsigned char> in_place_simd =
+      simd_bytes_equal_to_scalar(p, p.grad_input, self_before, run_backward, "in place");
+  EXPECT_EQ(std::memcmp(in_place_simd.data(), self_before.data(), 2), 0)
+      << "the element before the view";
+  EXPECT_NE(std::memcmp(in_place_simd.data() + 2, self_before.data() + 2, 2 * count), 0);
 }
 
 }  // namespace

@@ -56,6 +56,26 @@ TEST(SmoothL1LossForward, EveryDtypeMixAndReduction) {
   }
 }
 
+// Contiguous operands of the full shape for every dtype mix and beta, reduction none: the path
+// that converts in registers, with vector tails and unaligned starts.
+TEST(SmoothL1LossForward, ContiguousOperandsOfEveryMix) {
+  const uint32_t seed = 2010;
+  std::mt19937 rng(seed);
+  const RandomOptions options = contiguous_options();
+  int index = 0;
+  for (aclDataType x : kFloatTypes) {
+    for (aclDataType y : kFloatTypes) {
+      for (aclDataType out : kFloatTypes) {
+        for (float beta : kBetas) {
+          const aclDataType dtypes[3] = {x, y, out};
+          ForwardCase c = random_forward(rng, options, dtypes, 0, beta);
+          check_forward(c, label("ContiguousOperandsOfEveryMix", index++, seed));
+        }
+      }
+    }
+  }
+}
+
 // Empty inputs (a zero dim anywhere, or produced by broadcasting against 1): none writes nothing,
 // mean writes NaN and sum writes 0, into a result of shape [] or [1].
 TEST(SmoothL1LossForward, EmptyInputs) {

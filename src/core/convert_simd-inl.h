@@ -1,0 +1,104 @@
+// Per-vector float16/bfloat16 <-> float32 conversions for Highway kernels, included once per
+// target (the usual Highway toggle guard). Bit-identical to the scalar conversions of
+// float_convert.h: widening is exact, narrowing rounds to nearest-even and turns NaN into the
+// canonical quiet NaN with its sign.
+#if defined(OA_CORE_CONVERT_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef OA_CORE_CONVERT_SIMD_INL_H_
+#undef OA_CORE_CONVERT_SIMD_INL_H_
+#else
+#define OA_CORE_CONVERT_SIMD_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <cstdint>
+
+#include "acl/acl_base.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace oa::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// NaN lanes become the canonical quiet NaN with their sign.
+template <class D, class V>
+V CanonicalNan(D df, V v) {
+  const hn::RebindToUnsigned<D> du;
+  const auto sign = hn::And(hn::BitCast(du, v), hn::Set(du, 0x80000000u));
+  const auto quiet = hn::BitCast(df, hn::Or(sign, hn::Set(du, 0x7FC00000u)));
+  return hn::IfThenElse(hn::IsNaN(v), quiet, v);
+}
+
+// The storage codes of one float32 vector's lanes: 16-bit codes, half as wide.
+template <class D>
+using Codes = hn::Rebind<uint16_t, D>;
+
+// Lanes(df) bfloat16 codes at src, widened.
+template <class D>
+hn::Vec<D> WidenBf16(D df, const uint16_t* src) {
+  const hn::RebindToUnsigned<D> du32;
+  return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(Codes<D>(), src))));
+}
+
+// Lanes(df) float16 codes at src, widened.
+template <class D>
+hn::Vec<D> WidenHalf(D df, const uint16_t* src) {
+  const hn::Rebind<hwy::float16_t, D> dh;
+  return hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src)));
+}
+
+// v narrowed to bfloat16 codes.
+template <class D>
+hn::Vec<Codes<D>> NarrowBf16(D df, hn::Vec<D> v) {
+  const hn::RebindToUnsigned<D> du32;
+  const hn::RebindToSigned<D> di32;
+  v = CanonicalNan(df, v);
+  const auto bits = hn::BitCast(du32, v);
+  // Round to nearest even on the 16 dropped bits; NaN lanes are exact already.
+  const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
+  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), odd));
+  const auto top = hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), bits, rounded);
+  return hn::DemoteTo(Codes<D>(), hn::BitCast(di32, hn::ShiftRight<16>(top)));
+}
+
+// v narrowed to float16 codes.
+template <class D>
+hn::Vec<Codes<D>> NarrowHalf(D df, hn::Vec<D> v) {
+  const hn::Rebind<hwy::float16_t, D> dh;
+  return hn::BitCast(Codes<D>(), hn::DemoteTo(dh, CanonicalNan(df, v)));
+}
+
+// Lanes(df) elements of a FLOAT, FLOAT16 or BF16 array at base, from element i, widened.
+template <class D>
+hn::Vec<D> LoadAsFloat(D df, aclDataType dtype, const void* base, int64_t i) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      return WidenHalf(df, static_cast<const uint16_t*>(base) + i);
+    case ACL_BF16:
+      return WidenBf16(df, static_cast<const uint16_t*>(base) + i);
+    default:
+      return hn::LoadU(df, static_cast<const float*>(base) + i);
+  }
+}
+
+// v narrowed into Lanes(df) elements of a FLOAT, FLOAT16 or BF16 array at base, from element i.
+template <class D>
+void StoreFromFloat(D df, hn::Vec<D> v, aclDataType dtype, void* base, int64_t i) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      hn::StoreU(NarrowHalf(df, v), Codes<D>(), static_cast<uint16_t*>(base) + i);
+      return;
+    case ACL_BF16:
+      hn::StoreU(NarrowBf16(df, v), Codes<D>(), static_cast<uint16_t*>(base) + i);
+      return;
+    default:
+      hn::StoreU(v, df, static_cast<float*>(base) + i);
+      return;
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace oa::simd
+HWY_AFTER_NAMESPACE();
+
+#endif

@@ -1,0 +1,100 @@
+// The elementwise engine's register path for Highway kernels, included once per target (the
+// usual Highway toggle guard): a strip whose operands are all contiguous, of any FLOAT, FLOAT16
+// and BF16 mix, is widened and narrowed a vector at a time, with no float32 blocks in between.
+#if defined(OA_CORE_MAP_DENSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef OA_CORE_MAP_DENSE_INL_H_
+#undef OA_CORE_MAP_DENSE_INL_H_
+#else
+#define OA_CORE_MAP_DENSE_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "acl/acl_base.h"
+#include "core/convert.h"
+#include "core/convert_simd-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace oa::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The elements to store normally before out is aligned to a float vector, for streaming.
+template <class D>
+int64_t StreamHead(D df, const float* out, int64_t n) {
+  const auto bytes = static_cast<uintptr_t>(hn::Lanes(df) * sizeof(float));
+  const auto misalignment = reinterpret_cast<uintptr_t>(out) % bytes;
+  if (misalignment % sizeof(float) != 0) {
+    return 0;
+  }
+  return std::min<int64_t>(n, static_cast<int64_t>((bytes - misalignment) % bytes / sizeof(float)));
+}
+
+// MapDense with every operand's dtype known at compile time (kAll), or read from dtype at run time
+// (kAll = ACL_DT_UNDEFINED: a switch per vector and operand, which goes the same way every time).
+template <aclDataType kAll, class D, class VectorOp, class ScalarOp>
+void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream,
+                const VectorOp& vector_op, const ScalarOp& scalar_op) {
+  const auto lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto type = [&](int o) { return kAll == ACL_DT_UNDEFINED ? dtype[o] : kAll; };
+  const auto element = [&](int64_t i) {
+    const auto in = [&](int k) { return load_float(type(k + 1), ptr[k + 1], i); };
+    store_float(type(0), scalar_op(in), ptr[0], i);
+  };
+  float* out = reinterpret_cast<float*>(ptr[0]);
+  stream = stream && type(0) == ACL_FLOAT;
+  const int64_t head = stream ? StreamHead(df, out, n) : 0;
+  int64_t i = 0;
+  for (; i < head; ++i) {
+    element(i);
+  }
+  stream = stream && reinterpret_cast<uintptr_t>(out + i) % (lanes * sizeof(float)) == 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto in = [&](int k) { return LoadAsFloat(df, type(k + 1), ptr[k + 1], i); };
+    const auto v = vector_op(in);
+    if (stream) {
+      hn::Stream(v, df, out + i);
+    } else {
+      StoreFromFloat(df, v, type(0), ptr[0], i);
+    }
+  }
+  for (; i < n; ++i) {
+    element(i);
+  }
+}
+
+// ptr[0][i] = op(ptr[1][i], ..., ptr[Inputs][i]) for i < n, the operands contiguous, of dtype[o].
+// vector_op(in) and scalar_op(in) compute one vector or one element from in(k), input k widened;
+// they must round alike. A FLOAT output is written with streaming stores when stream (a 16-bit one
+// never: on this project's machines that was slower than storing it normally).
+template <int Inputs, class D, class VectorOp, class ScalarOp>
+void MapDense(D df, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream,
+              const VectorOp& vector_op, const ScalarOp& scalar_op) {
+  bool one_dtype = true;
+  for (int o = 1; o <= Inputs; ++o) {
+    one_dtype = one_dtype && dtype[o] == dtype[0];
+  }
+  switch (one_dtype ? dtype[0] : ACL_DT_UNDEFINED) {
+    case ACL_FLOAT:
+      MapDenseAs<ACL_FLOAT>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      return;
+    case ACL_FLOAT16:
+      MapDenseAs<ACL_FLOAT16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      return;
+    case ACL_BF16:
+      MapDenseAs<ACL_BF16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      return;
+    default:
+      MapDenseAs<ACL_DT_UNDEFINED>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      return;
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace oa::simd
+HWY_AFTER_NAMESPACE();
+
+#endif
