@@ -20,6 +20,17 @@ inline float smooth_l1_grad(float d, float beta) {
   return d > 0.0f ? 1.0f : (d < 0.0f ? -1.0f : d);
 }
 
+// gradInput's element: grad(x - y) · gradOutput · scale, where a NaN factor is the product: grad's
+// NaN if it is one, else gradOutput's. Left to the multiplication, the sign of the NaN would depend
+// on the compiler (a product of two NaNs is either; -1 · x may become -x, which flips a NaN's
+// sign), and the SIMD and scalar paths could differ in it.
+inline float smooth_l1_grad_input(float x, float y, float grad_output, float beta, float scale) {
+  const float grad = smooth_l1_grad(x - y, beta);
+  const float product =
+      std::isnan(grad) ? grad : (std::isnan(grad_output) ? grad_output : grad * grad_output);
+  return product * scale;
+}
+
 // The loss term: 0.5 d² / beta inside (-beta, beta), else |d| - 0.5 beta. Inside, it is computed
 // as (0.5 d) (d / beta): |d / beta| < 1, so no intermediate overflows (d² does for |d| > 1.8e19
 // with a larger beta, and inf / inf would be NaN for beta = inf) or underflows (d² does for

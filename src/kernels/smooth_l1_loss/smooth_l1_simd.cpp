@@ -32,6 +32,15 @@ V Grad(D df, V d, V beta) {
   return hn::IfThenElse(hn::Lt(hn::Abs(d), beta), hn::Div(d, beta), sign);
 }
 
+// smooth_l1_grad_input on vectors.
+template <class D, class V>
+V GradInput(D df, V x, V y, V grad_output, V beta, V scale) {
+  const auto grad = Grad(df, hn::Sub(x, y), beta);
+  const auto product =
+      hn::IfThenElse(hn::IsNaN(grad_output), grad_output, hn::Mul(grad, grad_output));
+  return hn::Mul(hn::IfThenElse(hn::IsNaN(grad), grad, product), scale);
+}
+
 void Backward(float beta, float scale, const float* grad_output, const float* x, const float* y,
               float* out, int64_t n, bool stream) {
   const hn::ScalableTag<float> df;
@@ -41,16 +50,16 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   const int64_t head = stream ? simd::StreamHead(df, out, n) : 0;
   int64_t i = 0;
   for (; i < head; ++i) {
-    out[i] = smooth_l1_grad(x[i] - y[i], beta) * grad_output[i] * scale;
+    out[i] = smooth_l1_grad_input(x[i], y[i], grad_output[i], beta, scale);
   }
   stream = stream && (head > 0 || reinterpret_cast<uintptr_t>(out) % (lanes * 4) == 0);
   for (; i + lanes <= n; i += lanes) {
-    const auto d = hn::Sub(hn::LoadU(df, x + i), hn::LoadU(df, y + i));
-    const auto g = hn::Mul(Grad(df, d, vbeta), hn::LoadU(df, grad_output + i));
-    Put(df, hn::Mul(g, vscale), out + i, stream);
+    const auto g = GradInput(df, hn::LoadU(df, x + i), hn::LoadU(df, y + i),
+                             hn::LoadU(df, grad_output + i), vbeta, vscale);
+    Put(df, g, out + i, stream);
   }
   for (; i < n; ++i) {
-    out[i] = smooth_l1_grad(x[i] - y[i], beta) * grad_output[i] * scale;
+    out[i] = smooth_l1_grad_input(x[i], y[i], grad_output[i], beta, scale);
   }
 }
 
@@ -61,11 +70,8 @@ void BackwardDense(float beta, float scale, const aclDataType* dtype, char* cons
   const auto vscale = hn::Set(df, scale);
   simd::MapDense<3>(
       df, dtype, ptr, n, stream,
-      [&](const auto& in) {
-        const auto d = hn::Sub(in(1), in(2));
-        return hn::Mul(hn::Mul(Grad(df, d, vbeta), in(0)), vscale);
-      },
-      [&](const auto& in) { return smooth_l1_grad(in(1) - in(2), beta) * in(0) * scale; });
+      [&](const auto& in) { return GradInput(df, in(1), in(2), in(0), vbeta, vscale); },
+      [&](const auto& in) { return smooth_l1_grad_input(in(1), in(2), in(0), beta, scale); });
 }
 
 // The loss term of d (see smooth_l1_term).
@@ -125,7 +131,7 @@ void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_outp
     return;
   }
   for (int64_t i = 0; i < n; ++i) {
-    out[i] = smooth_l1_grad(x[i] - y[i], beta) * grad_output[i] * scale;
+    out[i] = smooth_l1_grad_input(x[i], y[i], grad_output[i], beta, scale);
   }
 }
 
