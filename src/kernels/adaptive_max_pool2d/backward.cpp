@@ -9,6 +9,25 @@
 namespace oa::amp {
 namespace {
 
+// Sparse sums that fit this many floats (32 KiB) are formed in a buffer on the stack of the thread
+// running the chunk: it stays in L1 from one unit, chunk and launch to the next, where a slot per
+// chunk in the workspace costs a cold cache line for every output (1.04-1.05x on bf16
+// 8x256x64x64 to 1x1 and to 3x5).
+constexpr int64_t kStackSums = 8192;
+
+bool sums_on_stack(const BackwardPlan& plan) {
+  return plan.accumulate == Accumulate::sparse &&
+         plan.dims.h * plan.dims.w * plan.lanes <= kStackSums;
+}
+
+// The float32 sums of a chunk: the stack buffer or the chunk's workspace slot.
+float* sums(const BackwardPlan& plan, int64_t chunk, void* workspace, float* stack_sums) {
+  if (sums_on_stack(plan)) {
+    return stack_sums;
+  }
+  return reinterpret_cast<float*>(static_cast<char*>(workspace) + chunk * plan.split.slot_bytes);
+}
+
 // Where position p = h * W + w of a gradInput plane lies, in elements from the plane's start.
 inline int64_t position(const BackwardPlan& plan, int64_t p) {
   if (plan.uniform) {
@@ -104,8 +123,8 @@ struct UnitData {
 template <typename T, typename I>
 void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   const Dims& d = plan.dims;
-  auto* acc =
-      reinterpret_cast<float*>(static_cast<char*>(workspace) + chunk * plan.split.slot_bytes);
+  alignas(64) float stack_sums[kStackSums];
+  float* acc = sums(plan, chunk, workspace, stack_sums);
   auto unit_data = [&](int64_t unit) {
     const int64_t n = unit / d.c;
     const int64_t c = unit % d.c;
@@ -193,8 +212,8 @@ void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* works
   const int64_t positions = d.h * d.w;
   const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
   const View& v = plan.grad_input;
-  auto* acc =
-      reinterpret_cast<float*>(static_cast<char*>(workspace) + chunk * plan.split.slot_bytes);
+  alignas(64) float stack_sums[kStackSums];
+  float* acc = sums(plan, chunk, workspace, stack_sums);
   auto unit_data = [&](int64_t unit) {
     const int64_t n = unit / blocks;
     const int64_t c0 = unit % blocks * plan.lanes;
@@ -289,7 +308,7 @@ BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layou
 }
 
 int64_t backward_slot_bytes(const BackwardPlan& plan) {
-  if (plan.accumulate == Accumulate::in_place) {
+  if (plan.accumulate == Accumulate::in_place || sums_on_stack(plan)) {
     return 0;
   }
   return align64(plan.dims.h * plan.dims.w * plan.lanes * static_cast<int64_t>(sizeof(float)));

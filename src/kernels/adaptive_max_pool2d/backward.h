@@ -15,8 +15,9 @@ namespace oa::amp {
 // - in_place: in gradInput itself, which is float32 with its positions at one uniform stride;
 // - dense: in a float32 copy of the unit's gradInput in the chunk's workspace slot, then every
 //   position is rounded into gradInput;
-// - sparse: gradInput is zeroed, and only the positions the indices name are summed in the slot
-//   and rounded into gradInput (cheaper when outputs are few next to positions).
+// - sparse: gradInput is zeroed, and only the positions the indices name are summed, in a float32
+//   buffer on the stack when a unit's sums fit in 32 KiB (else in the chunk's workspace slot), and
+//   rounded into gradInput (cheaper when outputs are few next to positions).
 enum class Accumulate { in_place, dense, sparse };
 
 struct BackwardPlan {
@@ -49,7 +50,7 @@ using BackwardKernel = void (*)(const BackwardPlan& plan, int64_t chunk, void* w
 BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
                                KernelIsa isa);
 
-// Workspace each chunk needs.
+// Workspace each chunk needs (0 when its sums are formed in gradInput or on the stack).
 int64_t backward_slot_bytes(const BackwardPlan& plan);
 
 }  // namespace oa::amp

@@ -42,6 +42,30 @@ double epsilon(aclDataType dtype) {
   }
 }
 
+// Expects gradInput to hold the same bits as float32 accumulation in row-major output order
+// rounded once, within rounding of the float64 reference.
+void expect_float32_order(const PoolCase& c, const std::vector<double>& g,
+                          const std::vector<int64_t>& index_values, const PoolTensor& grad_input) {
+  const oa_ref::PoolShape s = c.ref_shape();
+  const std::vector<double> ref = oa_ref::adaptive_max_pool2d_backward(g, index_values, s);
+  const std::vector<double> magnitude =
+      oa_ref::adaptive_max_pool2d_backward_magnitude(g, index_values, s);
+  const std::vector<float> ordered =
+      oa_ref::adaptive_max_pool2d_backward_float32_order(g, index_values, s);
+  const std::vector<double> got = grad_input.read();
+  int mismatches = 0;
+  for (size_t k = 0; k < ref.size() && mismatches < 5; ++k) {
+    const double expected = round_to(c.dtype, ordered[k]);
+    const double tolerance =
+        magnitude[k] * std::ldexp(1.0, -20) + epsilon(c.dtype) * std::fabs(ref[k]);
+    if (!same_value(got[k], expected) || std::fabs(got[k] - ref[k]) > tolerance) {
+      ADD_FAILURE() << "gradInput element " << k << ": got " << got[k] << ", float32 order gives "
+                    << expected << ", float64 reference " << ref[k];
+      ++mismatches;
+    }
+  }
+}
+
 enum class Indices { from_forward, arbitrary };
 
 // Runs the case and checks gradInput: the same bits as float32 accumulation in row-major output
@@ -69,24 +93,7 @@ std::vector<uint64_t> check_backward(const PoolCase& c, Indices kind, std::mt199
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
 
-  const std::vector<double> g = grad_output.read();
-  const std::vector<double> ref = oa_ref::adaptive_max_pool2d_backward(g, index_values, s);
-  const std::vector<double> magnitude =
-      oa_ref::adaptive_max_pool2d_backward_magnitude(g, index_values, s);
-  const std::vector<float> ordered =
-      oa_ref::adaptive_max_pool2d_backward_float32_order(g, index_values, s);
-  const std::vector<double> got = grad_input.read();
-  int mismatches = 0;
-  for (size_t k = 0; k < ref.size() && mismatches < 5; ++k) {
-    const double expected = round_to(c.dtype, ordered[k]);
-    const double tolerance =
-        magnitude[k] * std::ldexp(1.0, -20) + epsilon(c.dtype) * std::fabs(ref[k]);
-    if (!same_value(got[k], expected) || std::fabs(got[k] - ref[k]) > tolerance) {
-      ADD_FAILURE() << "gradInput element " << k << ": got " << got[k] << ", float32 order gives "
-                    << expected << ", float64 reference " << ref[k];
-      ++mismatches;
-    }
-  }
+  expect_float32_order(c, grad_output.read(), index_values, grad_input);
   EXPECT_TRUE(grad_input.only_view_written());
   return grad_input.read_bits();
 }
@@ -114,6 +121,11 @@ struct Problem {
   }
   aclnnStatus run() {
     return run_backward(grad_output.get(), self.get(), indices.get(), grad_input.get());
+  }
+  // Phase 1 alone.
+  aclnnStatus plan(uint64_t* workspace_size, aclOpExecutor** executor) {
+    return aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
+        grad_output.get(), self.get(), indices.get(), grad_input.get(), workspace_size, executor);
   }
   PoolTensor grad_output;
   PoolTensor self;
@@ -191,6 +203,41 @@ TEST(AdaptiveMaxPool2dBackward, LargeChannelsLastPlane) {
   PoolCase c = simple_case({1, 32, 182, 182}, 3, 5, ACL_BF16);
   c.input_layout = c.output_layout = c.index_layout = channels_last(4);
   check_backward(c, Indices::arbitrary, rng);
+}
+
+// Sparse sums (few outputs per unit, 16-bit gradInput) are formed on the stack when a unit's sums
+// fit in 8192 floats, needing no workspace, and in the workspace otherwise; both in the float32
+// order, with many repeated indices.
+TEST(AdaptiveMaxPool2dBackward, SparseSumsOnTheStackOrInTheWorkspace) {
+  std::mt19937_64 rng(9);
+  struct Shape {
+    std::vector<int64_t> dims;
+    Layout layout;
+    bool on_stack;
+  };
+  const Shape shapes[] = {{{2, 3, 90, 91}, Layout{}, true},  // 8190 floats per plane
+                          {{2, 3, 91, 91}, Layout{}, false},
+                          {{2, 2, 64, 64}, channels_last(4), true},  // 2 channels x 4096
+                          {{2, 2, 64, 65}, channels_last(4), false}};
+  for (const Shape& shape : shapes) {
+    PoolCase c = simple_case(shape.dims, 3, 5, ACL_BF16);
+    c.input_layout = c.output_layout = c.index_layout = shape.layout;
+    SCOPED_TRACE(c.describe());
+    const oa_ref::PoolShape s = c.ref_shape();
+    std::vector<int64_t> index;
+    for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
+      index.push_back(static_cast<int64_t>(rng() % 6) * 700);
+    }
+    Problem p(c, random_values(rng, s.planes * s.ho * s.wo, Values::spread), index);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(p.plan(&workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(workspace_size == 0, shape.on_stack) << workspace_size;
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+    ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_float32_order(c, p.grad_output.read(), index, p.grad_input);
+    EXPECT_TRUE(p.grad_input.only_view_written());
+  }
 }
 
 // A gradInput larger than core/fill_simd.h counts as cache-resident is zeroed with streaming
@@ -308,11 +355,7 @@ TEST(AdaptiveMaxPool2dBackward, ResultsDoNotDependOnTheWorkspace) {
   Problem p(c, random_values(rng, s.planes * 16, Values::spread), index);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(p.grad_output.get(), p.self.get(),
-                                                           p.indices.get(), p.grad_input.get(),
-                                                           &workspace_size, &executor),
-            ACLNN_SUCCESS)
-      << aclGetRecentErrMsg();
+  ASSERT_EQ(p.plan(&workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_GT(workspace_size, 0u);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
   oa_test::DeviceBuffer workspace(workspace_size);
