@@ -37,6 +37,10 @@ constexpr int64_t kChunkWork = int64_t{1} << 18;
 // in the L1 cache.
 constexpr int64_t kSparseRatio = 8;
 
+// Indices up to this size are checked on the calling thread: reading them takes about as long
+// as waking the other threads (an OpenMP region costs about 4 microseconds on a 2-core VM).
+constexpr int64_t kParallelCheckBytes = int64_t{64} << 10;
+
 class BackwardRun final : public Plan {
  public:
   BackwardRun(amp::BackwardPlan plan, aclDataType dtype, aclDataType index_dtype, int rank,
@@ -45,12 +49,16 @@ class BackwardRun final : public Plan {
         index_dtype_(index_dtype),
         rank_(rank),
         kernel_(amp::backward_kernel(dtype, index_dtype, plan_.layout, isa)),
-        check_(amp::index_check(index_dtype, plan_.layout, isa)) {}
+        check_(amp::index_check(index_dtype, plan_.layout, isa)),
+        parallel_check_(plan_.dims.n * plan_.dims.c * plan_.dims.ho * plan_.dims.wo *
+                            (index_dtype == ACL_INT64 ? 8 : 4) >=
+                        kParallelCheckBytes) {}
 
   aclnnStatus run(void* workspace) const override {
     const int64_t chunks = plan_.split.chunks;
     std::array<bool, amp::kMaxChunks> in_range{};
-    parallel_for(chunks, [&](int64_t chunk) { in_range[chunk] = check_(plan_, chunk); });
+    parallel_for(
+        chunks, [&](int64_t chunk) { in_range[chunk] = check_(plan_, chunk); }, parallel_check_);
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       if (!in_range[chunk]) {
         return report_bad_index();
@@ -83,6 +91,7 @@ class BackwardRun final : public Plan {
   int rank_;
   amp::BackwardKernel kernel_;
   amp::IndexCheck check_;
+  bool parallel_check_;  // whether the indices are worth checking on all threads
 };
 
 aclnnStatus check_leading_dims(const aclTensor& grad_output, const aclTensor& self) {

@@ -295,15 +295,17 @@ TEST(AdaptiveMaxPool2dBackward, NegativeIndexIsADataError) {
 TEST(AdaptiveMaxPool2dBackward, FirstBadIndexIsNamedAndNothingIsWritten) {
   for (const Layout& layout : {Layout{}, channels_last(4)}) {
     for (aclDataType index_dtype : {ACL_INT32, ACL_INT64}) {
-      PoolCase c = simple_case({4, 40, 16, 16}, 8, 8);
+      // Two chunks of planes; 40 KiB of INT32 indices are checked on one thread, 80 KiB of INT64
+      // on all.
+      PoolCase c = simple_case({4, 40, 64, 64}, 8, 8);
       c.index_dtype = index_dtype;
       c.input_layout = c.output_layout = c.index_layout = layout;
       std::vector<int64_t> index(4 * 40 * 64, 17);
-      index[((3 * 40 + 39) * 8 + 7) * 8 + 7] = 256;
-      index[((2 * 40 + 5) * 8 + 1) * 8 + 3] = 1000;
+      index[((3 * 40 + 39) * 8 + 7) * 8 + 7] = 4096;
+      index[((2 * 40 + 5) * 8 + 1) * 8 + 3] = 5000;
       Problem p(c, std::vector<double>(index.size(), 1.0), index);
-      oa_test::expect_error(p.run(), ACLNN_ERR_RUNTIME_ERROR, {"indices[2, 5, 1, 3] = 1000"});
-      EXPECT_EQ(p.grad_input.read(), std::vector<double>(4 * 40 * 256, kFill));
+      oa_test::expect_error(p.run(), ACLNN_ERR_RUNTIME_ERROR, {"indices[2, 5, 1, 3] = 5000"});
+      EXPECT_EQ(p.grad_input.read(), std::vector<double>(4 * 40 * 4096, kFill));
       EXPECT_TRUE(p.grad_input.only_view_written());
     }
   }
