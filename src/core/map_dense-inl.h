@@ -52,14 +52,28 @@ void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, int64_t n, boo
     element(i);
   }
   stream = stream && reinterpret_cast<uintptr_t>(out + i) % (lanes * sizeof(float)) == 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto in = [&](int k) { return LoadAsFloat(df, type(k + 1), ptr[k + 1], i); };
-    const auto v = vector_op(in);
+  // Input k widened from element `at`, and the vector stored at element `at`.
+  const auto inputs_at = [&](int64_t at) {
+    return [&, at](int k) { return LoadAsFloat(df, type(k + 1), ptr[k + 1], at); };
+  };
+  const auto put = [&](hn::Vec<D> v, int64_t at) {
     if (stream) {
-      hn::Stream(v, df, out + i);
+      hn::Stream(v, df, out + at);
     } else {
-      StoreFromFloat(df, v, type(0), ptr[0], i);
+      StoreFromFloat(df, v, type(0), ptr[0], at);
     }
+  };
+  // Stored normally, two vectors a step, so that the second's loads start before the first is
+  // stored: 1.03-1.10x on all-bfloat16 in 8 of 9 side-by-side runs (0.98x in the ninth).
+  // Streamed (float32), two a step was 0.92-0.98x, so it keeps one.
+  for (; !stream && i + 2 * lanes <= n; i += 2 * lanes) {
+    const auto first = vector_op(inputs_at(i));
+    const auto second = vector_op(inputs_at(i + lanes));
+    put(first, i);
+    put(second, i + lanes);
+  }
+  for (; i + lanes <= n; i += lanes) {
+    put(vector_op(inputs_at(i)), i);
   }
   for (; i < n; ++i) {
     element(i);
