@@ -15,9 +15,15 @@ namespace {
 // 8x256x64x64 to 1x1 and to 3x5).
 constexpr int64_t kStackSums = 8192;
 
+// The float32 sums a unit needs: dense sums hold a plane per lane; sparse sums one plane, since
+// they are formed one channel at a time.
+int64_t sum_floats(const BackwardPlan& plan) {
+  const int64_t plane = plan.dims.h * plan.dims.w;
+  return plan.accumulate == Accumulate::sparse ? plane : plane * plan.lanes;
+}
+
 bool sums_on_stack(const BackwardPlan& plan) {
-  return plan.accumulate == Accumulate::sparse &&
-         plan.dims.h * plan.dims.w * plan.lanes <= kStackSums;
+  return plan.accumulate == Accumulate::sparse && sum_floats(plan) <= kStackSums;
 }
 
 // The float32 sums of a chunk: the stack buffer or the chunk's workspace slot.
@@ -263,13 +269,18 @@ void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* works
     }
     if (plan.accumulate == Accumulate::sparse) {
       zero_grad_input(unit);
-      for_each_lane_output(plan, u.indices, u.grad_output, lanes,
-                           [&](int64_t p, T, int64_t c) { acc[p * lanes + c] = 0.0f; });
-      for_each_lane_output(plan, u.indices, u.grad_output, lanes,
-                           [&](int64_t p, T g, int64_t c) { acc[p * lanes + c] += to_float(g); });
-      for_each_lane_output(plan, u.indices, u.grad_output, lanes, [&](int64_t p, T, int64_t c) {
-        u.grad_input[position(plan, p) + c] = from_float<T>(acc[p * lanes + c]);
-      });
+      // Channel by channel: the sums of a channel's plane are reused by the next channel, so they
+      // stay in L1, where sums interleaved by channel touched a cold line for nearly every output
+      // (1.1-1.35x on bf16 32x64x56x56 to 7x7 channels-last).
+      for (int64_t c = 0; c < lanes; ++c) {
+        const I* indices = u.indices + c * plan.indices.sc;
+        const T* grad_output = u.grad_output + c * plan.grad_output.sc;
+        T* out = u.grad_input + c;
+        for_each_output(plan, indices, grad_output, [&](int64_t p, T) { acc[p] = 0.0f; });
+        for_each_output(plan, indices, grad_output, [&](int64_t p, T g) { acc[p] += to_float(g); });
+        for_each_output(plan, indices, grad_output,
+                        [&](int64_t p, T) { out[position(plan, p)] = from_float<T>(acc[p]); });
+      }
       continue;
     }
     for_each_lane_output(plan, u.indices, u.grad_output, lanes,
@@ -311,7 +322,7 @@ int64_t backward_slot_bytes(const BackwardPlan& plan) {
   if (plan.accumulate == Accumulate::in_place || sums_on_stack(plan)) {
     return 0;
   }
-  return align64(plan.dims.h * plan.dims.w * plan.lanes * static_cast<int64_t>(sizeof(float)));
+  return align64(sum_floats(plan) * static_cast<int64_t>(sizeof(float)));
 }
 
 }  // namespace oa::amp
