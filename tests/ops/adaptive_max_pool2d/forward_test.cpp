@@ -104,6 +104,41 @@ TEST(AdaptiveMaxPool2d, TheFirstOfEqualMaximaWins) {
   EXPECT_TRUE(std::signbit(r.values[0]));
 }
 
+// Windows of 6 columns and more are merged in two passes (greatest value, then the smallest index
+// holding it), with the one-by-one merge kept for a NaN: the same rules must come out. Each plane
+// is 2 x 8, pooled to 1 x 1.
+TEST(AdaptiveMaxPool2d, WideWindowsKeepTheScanRules) {
+  const double nan = std::nan("");
+  struct Plane {
+    std::vector<double> x;
+    int64_t index;
+  };
+  const Plane planes[] = {
+      // Equal maxima: row-major first, so (0, 7) before (1, 0), and (0, 3) before (0, 5).
+      {{1, 1, 1, 1, 1, 1, 1, 4, 4, 1, 1, 1, 1, 1, 1, 1}, 7},
+      {{0, 0, 0, 4, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0}, 3},
+      // +0 and -0 are equal: the first of them, with its sign.
+      {{-1, -1, -1, -1, -1, 0.0, -1, -1, -0.0, -1, -1, -1, -1, -1, -1, -1}, 5},
+      {{-1, -1, -1, -1, -1, -0.0, -1, -1, 0.0, -1, -1, -1, -1, -1, -1, -1}, 5},
+      // A NaN anywhere: the last NaN, even with greater numbers after it.
+      {{1, nan, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, nan, kInf}, 14},
+      {{1, nan, kInf, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, 1},
+      {{-kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -kInf, -kInf,
+        -kInf, -kInf, -kInf},
+       0},
+  };
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    for (const Plane& plane : planes) {
+      PoolCase c = simple_case({1, 2, 8}, 1, 1);
+      c.dtype = dtype;
+      const ForwardResult r = check_forward(c, plane.x);
+      EXPECT_EQ(r.indices, (std::vector<int64_t>{plane.index}));
+      EXPECT_TRUE(same_value(r.values[0], plane.x[static_cast<size_t>(plane.index)]))
+          << r.values[0];
+    }
+  }
+}
+
 TEST(AdaptiveMaxPool2d, AllMinusInfinityGivesTheFirstPosition) {
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     PoolCase c = simple_case({1, 4, 4}, 2, 2);
