@@ -38,19 +38,12 @@ TEST(SmoothL1LossBackwardRandom, EveryDtypeMixAndReduction) {
   options.max_elements = 200;
   int failed = 0;
   int index = 0;
-  for (aclDataType g : kFloatTypes) {
-    for (aclDataType x : kFloatTypes) {
-      for (aclDataType y : kFloatTypes) {
-        for (aclDataType out : kFloatTypes) {
-          for (int64_t reduction = 0; reduction < 3 && failed < kMaxFailedCases; ++reduction) {
-            const aclDataType dtypes[4] = {g, x, y, out};
-            BackwardCase c = random_backward(rng, options, dtypes, reduction, random_beta(rng));
-            failed += check_backward(c, label("EveryDtypeMixAndReduction", index++, seed)) ? 0 : 1;
-          }
-        }
-      }
+  for_each_dtype_mix<4>([&](const aclDataType* dtypes) {
+    for (int64_t reduction = 0; reduction < 3 && failed < kMaxFailedCases; ++reduction) {
+      BackwardCase c = random_backward(rng, options, dtypes, reduction, random_beta(rng));
+      failed += check_backward(c, label("EveryDtypeMixAndReduction", index++, seed)) ? 0 : 1;
     }
-  }
+  });
 }
 
 // Contiguous operands of the full shape for every dtype mix, beta and reduction: the path that
@@ -61,23 +54,15 @@ TEST(SmoothL1LossBackwardRandom, ContiguousOperandsOfEveryMix) {
   const RandomOptions options = contiguous_options();
   int failed = 0;
   int index = 0;
-  for (aclDataType g : kFloatTypes) {
-    for (aclDataType x : kFloatTypes) {
-      for (aclDataType y : kFloatTypes) {
-        for (aclDataType out : kFloatTypes) {
-          for (float beta : kBetas) {
-            const aclDataType dtypes[4] = {g, x, y, out};
-            BackwardCase c = random_backward(rng, options, dtypes, index % 3, beta);
-            failed +=
-                check_backward(c, label("ContiguousOperandsOfEveryMix", index++, seed)) ? 0 : 1;
-            if (failed >= kMaxFailedCases) {
-              return;
-            }
-          }
-        }
+  for_each_dtype_mix<4>([&](const aclDataType* dtypes) {
+    for (float beta : kBetas) {
+      if (failed >= kMaxFailedCases) {
+        return;
       }
+      BackwardCase c = random_backward(rng, options, dtypes, index % 3, beta);
+      failed += check_backward(c, label("ContiguousOperandsOfEveryMix", index++, seed)) ? 0 : 1;
     }
-  }
+  });
 }
 
 TEST(SmoothL1LossBackwardRandom, EveryBetaOnEveryRank) {

@@ -106,27 +106,21 @@ TEST(SmoothL1LossBackwardValues, DifferencesAtPlusMinusBeta) {
       y.push_back(base);
       factor.push_back(signs[i % 8] * gs[i % 4]);
     }
-    for (aclDataType tg : kFloatTypes) {
-      for (aclDataType tx : kFloatTypes) {
-        for (aclDataType ty : kFloatTypes) {
-          for (aclDataType tout : kFloatTypes) {
-            if (oa_ref::decode(tx, oa_ref::encode(tx, b)) != b) {
-              continue;  // 1e-30 is not a float16 value
-            }
-            const Dtypes dtypes = {tg, tx, ty, tout};
-            for (int64_t reduction = 0; reduction < 3; ++reduction) {
-              std::vector<double> expected = factor;
-              for (double& e : expected) {
-                e *= reduction == 1 ? 1.0 / 32 : 1.0;
-              }
-              expect_exact(backward_codes(g, x, y, dtypes, reduction, beta), tout, expected,
-                           "beta " + number_text(b) + ", reduction " + std::to_string(reduction) +
-                               ", " + dtypes_text(dtypes));
-            }
-          }
-        }
+    for_each_dtype_mix<4>([&](const aclDataType* mix) {
+      const Dtypes dtypes = {mix[0], mix[1], mix[2], mix[3]};
+      if (oa_ref::decode(dtypes.x, oa_ref::encode(dtypes.x, b)) != b) {
+        return;  // 1e-30 is not a float16 value
       }
-    }
+      for (int64_t reduction = 0; reduction < 3; ++reduction) {
+        std::vector<double> expected = factor;
+        for (double& e : expected) {
+          e *= reduction == 1 ? 1.0 / 32 : 1.0;
+        }
+        expect_exact(backward_codes(g, x, y, dtypes, reduction, beta), dtypes.out, expected,
+                     "beta " + number_text(b) + ", reduction " + std::to_string(reduction) + ", " +
+                         dtypes_text(dtypes));
+      }
+    });
   }
 }
 

@@ -144,53 +144,43 @@ TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
   std::mt19937 rng(3002);
   const ViewStyle styles[] = {ViewStyle::contiguous(), ViewStyle::input()};
   int index = 0;
-  for (aclDataType g : kFloatTypes) {
-    for (aclDataType x : kFloatTypes) {
-      for (aclDataType y : kFloatTypes) {
-        for (aclDataType out : kFloatTypes) {
-          const ViewStyle& style = styles[index % 2];
-          BackwardCase b;
-          b.reduction = index % 3;
-          b.beta = kBetas[index % 6];
-          ++index;
-          const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
-          b.grad_output = random_operand(rng, "gradOutput", shape, g, style, true, b.beta);
-          b.self = random_operand(rng, "self", shape, x, style, true, b.beta);
-          b.target =
-              random_operand(rng, "target", {shape[1]}, y, ViewStyle::contiguous(), true, b.beta);
-          b.grad_input =
-              random_operand(rng, "gradInput", shape, out,
-                             index % 2 == 0 ? ViewStyle::contiguous() : ViewStyle(), false, b.beta);
-          add_ties(rng, &b.grad_output);
-          add_ties(rng, &b.self);
-          const std::vector<unsigned char> before = b.grad_input.storage->host;
-          simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
-        }
-      }
-    }
-  }
+  for_each_dtype_mix<4>([&](const aclDataType* dtypes) {
+    const ViewStyle& style = styles[index % 2];
+    BackwardCase b;
+    b.reduction = index % 3;
+    b.beta = kBetas[index % 6];
+    ++index;
+    const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
+    b.grad_output = random_operand(rng, "gradOutput", shape, dtypes[0], style, true, b.beta);
+    b.self = random_operand(rng, "self", shape, dtypes[1], style, true, b.beta);
+    b.target =
+        random_operand(rng, "target", {shape[1]}, dtypes[2], ViewStyle::contiguous(), true, b.beta);
+    b.grad_input =
+        random_operand(rng, "gradInput", shape, dtypes[3],
+                       index % 2 == 0 ? ViewStyle::contiguous() : ViewStyle(), false, b.beta);
+    add_ties(rng, &b.grad_output);
+    add_ties(rng, &b.self);
+    const std::vector<unsigned char> before = b.grad_input.storage->host;
+    simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+  });
   index = 0;
-  for (aclDataType x : kFloatTypes) {
-    for (aclDataType y : kFloatTypes) {
-      for (aclDataType out : kFloatTypes) {
-        for (int64_t reduction = 0; reduction < 3; ++reduction) {
-          const ViewStyle& style = styles[index % 2];
-          ForwardCase f;
-          f.reduction = reduction;
-          f.beta = kBetas[index % 6];
-          ++index;
-          const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
-          f.self = random_operand(rng, "self", shape, x, style, true, f.beta);
-          f.target = random_operand(rng, "target", shape, y, style, true, f.beta);
-          f.result = random_operand(rng, "result", reduction == 0 ? shape : Dims{1}, out,
-                                    ViewStyle::contiguous(), false, f.beta);
-          add_ties(rng, &f.self);
-          const std::vector<unsigned char> before = f.result.storage->host;
-          simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
-        }
-      }
+  for_each_dtype_mix<3>([&](const aclDataType* dtypes) {
+    for (int64_t reduction = 0; reduction < 3; ++reduction) {
+      const ViewStyle& style = styles[index % 2];
+      ForwardCase f;
+      f.reduction = reduction;
+      f.beta = kBetas[index % 6];
+      ++index;
+      const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
+      f.self = random_operand(rng, "self", shape, dtypes[0], style, true, f.beta);
+      f.target = random_operand(rng, "target", shape, dtypes[1], style, true, f.beta);
+      f.result = random_operand(rng, "result", reduction == 0 ? shape : Dims{1}, dtypes[2],
+                                ViewStyle::contiguous(), false, f.beta);
+      add_ties(rng, &f.self);
+      const std::vector<unsigned char> before = f.result.storage->host;
+      simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
     }
-  }
+  });
 }
 
 // The same for contiguous operands of the full shape, which SIMD converts in registers (one dtype
@@ -199,28 +189,24 @@ TEST(SmoothL1LossDeterminism, ContiguousOperandsSimdAndScalar) {
   std::mt19937 rng(3004);
   const RandomOptions options = contiguous_options();
   int index = 0;
-  for (aclDataType g : kFloatTypes) {
-    for (aclDataType x : kFloatTypes) {
-      for (aclDataType y : kFloatTypes) {
-        for (aclDataType out : kFloatTypes) {
-          const aclDataType dtypes[4] = {g, x, y, out};
-          BackwardCase b = random_backward(rng, options, dtypes, index % 3, kBetas[index % 6]);
-          ++index;
-          add_ties(rng, &b.grad_output);
-          add_ties(rng, &b.self);
-          add_ties(rng, &b.target);
-          const std::vector<unsigned char> before = b.grad_input.storage->host;
-          simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
-        }
-        const aclDataType dtypes[3] = {g, x, y};
-        ForwardCase f = random_forward(rng, options, dtypes, 0, kBetas[index % 6]);
-        add_ties(rng, &f.self);
-        add_ties(rng, &f.target);
-        const std::vector<unsigned char> before = f.result.storage->host;
-        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
-      }
+  // Each backward mix {a, b, c, out}, then the forward mix {a, b, c}.
+  for_each_dtype_mix<3>([&](const aclDataType* mix) {
+    for (aclDataType out : kFloatTypes) {
+      const aclDataType dtypes[4] = {mix[0], mix[1], mix[2], out};
+      BackwardCase b = random_backward(rng, options, dtypes, index % 3, kBetas[index % 6]);
+      ++index;
+      add_ties(rng, &b.grad_output);
+      add_ties(rng, &b.self);
+      add_ties(rng, &b.target);
+      const std::vector<unsigned char> before = b.grad_input.storage->host;
+      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
     }
-  }
+    ForwardCase f = random_forward(rng, options, mix, 0, kBetas[index % 6]);
+    add_ties(rng, &f.self);
+    add_ties(rng, &f.target);
+    const std::vector<unsigned char> before = f.result.storage->host;
+    simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+  });
 }
 
 // Outputs of 16 MiB and more are written with streaming stores (after a head of normal stores up to

@@ -41,19 +41,14 @@ TEST(SmoothL1LossForward, EveryDtypeMixAndReduction) {
   RandomOptions options;
   options.max_rank = 4;
   int index = 0;
-  for (aclDataType x : kFloatTypes) {
-    for (aclDataType y : kFloatTypes) {
-      for (aclDataType out : kFloatTypes) {
-        for (int64_t reduction = 0; reduction < 3; ++reduction) {
-          for (float beta : kBetas) {
-            const aclDataType dtypes[3] = {x, y, out};
-            ForwardCase c = random_forward(rng, options, dtypes, reduction, beta);
-            check_forward(c, label("EveryDtypeMixAndReduction", index++, seed));
-          }
-        }
+  for_each_dtype_mix<3>([&](const aclDataType* dtypes) {
+    for (int64_t reduction = 0; reduction < 3; ++reduction) {
+      for (float beta : kBetas) {
+        ForwardCase c = random_forward(rng, options, dtypes, reduction, beta);
+        check_forward(c, label("EveryDtypeMixAndReduction", index++, seed));
       }
     }
-  }
+  });
 }
 
 // Contiguous operands of the full shape for every dtype mix and beta, reduction none: the path
@@ -63,17 +58,12 @@ TEST(SmoothL1LossForward, ContiguousOperandsOfEveryMix) {
   std::mt19937 rng(seed);
   const RandomOptions options = contiguous_options();
   int index = 0;
-  for (aclDataType x : kFloatTypes) {
-    for (aclDataType y : kFloatTypes) {
-      for (aclDataType out : kFloatTypes) {
-        for (float beta : kBetas) {
-          const aclDataType dtypes[3] = {x, y, out};
-          ForwardCase c = random_forward(rng, options, dtypes, 0, beta);
-          check_forward(c, label("ContiguousOperandsOfEveryMix", index++, seed));
-        }
-      }
+  for_each_dtype_mix<3>([&](const aclDataType* dtypes) {
+    for (float beta : kBetas) {
+      ForwardCase c = random_forward(rng, options, dtypes, 0, beta);
+      check_forward(c, label("ContiguousOperandsOfEveryMix", index++, seed));
     }
-  }
+  });
 }
 
 // Empty inputs (a zero dim anywhere, or produced by broadcasting against 1): none writes nothing,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -51,6 +52,26 @@ inline std::string number_text(double value) {
 }
 
 constexpr aclDataType kFloatTypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+// Calls f(dtypes), dtypes a const aclDataType[N], for each of the mixes of N kFloatTypes, in the
+// order of N nested loops with the first operand outermost.
+template <size_t N, typename F>
+void for_each_dtype_mix(F f) {
+  constexpr size_t kTypes = std::size(kFloatTypes);
+  size_t mixes = 1;
+  for (size_t k = 0; k < N; ++k) {
+    mixes *= kTypes;
+  }
+  for (size_t mix = 0; mix < mixes; ++mix) {
+    aclDataType dtypes[N];
+    size_t rest = mix;
+    for (size_t k = N; k-- > 0;) {
+      dtypes[k] = kFloatTypes[rest % kTypes];
+      rest /= kTypes;
+    }
+    f(static_cast<const aclDataType*>(dtypes));
+  }
+}
 
 // One device allocation and the host's copy of its bytes.
 struct Storage {
