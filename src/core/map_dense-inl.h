@@ -35,9 +35,12 @@ int64_t StreamHead(D df, const float* out, int64_t n) {
 
 // MapDense with every operand's dtype known at compile time (kAll), or read from dtype at run time
 // (kAll = ACL_DT_UNDEFINED: a switch per vector and operand, which goes the same way every time).
+// Flattened: GCC otherwise left the kernel's vector_op out of line, a call per vector that reloads
+// its constants (SmoothL1 backward, 16M elements, 2 threads, in-process A/B: 1.12-1.13x on mixed
+// dtypes, 1.03-1.07x on bfloat16, 1.02-1.04x on float32, float16 unchanged).
 template <aclDataType kAll, class D, class VectorOp, class ScalarOp>
-void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream,
-                const VectorOp& vector_op, const ScalarOp& scalar_op) {
+HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, int64_t n,
+                            bool stream, const VectorOp& vector_op, const ScalarOp& scalar_op) {
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto type = [&](int o) { return kAll == ACL_DT_UNDEFINED ? dtype[o] : kAll; };
   const auto element = [&](int64_t i) {
