@@ -149,8 +149,12 @@ void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
     const int64_t acc_bytes = d.h * d.w * static_cast<int64_t>(sizeof(float));
     simd::fill_bytes(acc, 0, acc_bytes, acc_bytes);
   }
-  // Zeroed all at once: the chunk's planes are one block of memory.
-  const bool zeroed = plan.dense_planes && plan.accumulate != Accumulate::dense;
+  // Zeroed all at once when the chunk's planes are one block of memory, except sparse sums into a
+  // cache-resident gradInput: zeroed plane by plane, each plane is still in L1 when its few sums
+  // are stored (1.03-1.16x on 16-bit 32x64x56x56 to 7x7 and 8x256x64x64 to 1x1 and 3x5). A
+  // streamed gradInput keeps the block fill (plane by plane was 0.92-0.97x on 128 MiB).
+  const bool zeroed = plan.dense_planes && (plan.accumulate == Accumulate::in_place ||
+                                            plan.grad_input_bytes > simd::kCachedOutputBytes);
   if (zeroed) {
     simd::fill_bytes(unit_data(range.begin).grad_input, 0,
                      (range.end - range.begin) * d.h * d.w * static_cast<int64_t>(sizeof(T)),
