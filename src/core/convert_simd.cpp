@@ -5,6 +5,9 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
+
+#include "core/convert.h"
 #include "core/convert_simd-inl.h"
 #include "core/convert_simd.h"
 #include "core/float_convert.h"
@@ -62,6 +65,56 @@ void FloatToBf16(const float* src, int64_t n, uint16_t* dst) {
   }
 }
 
+// src[0, n) narrowed to T (float, or the 16-bit codes of kDtype) into dst: element by element up
+// to the first vector boundary of dst, then whole vectors with streaming stores; src is zeroed.
+template <aclDataType kDtype, typename T>
+void StreamAs(float* src, int64_t n, T* dst) {
+  const hn::ScalableTag<float> df;
+  const auto lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto one = [&](int64_t i) {
+    store_float(kDtype, src[i], dst, i);
+    src[i] = 0.0f;
+  };
+  const auto vector_bytes = static_cast<uintptr_t>(lanes) * sizeof(T);
+  const auto address = reinterpret_cast<uintptr_t>(dst);
+  int64_t i = 0;
+  if (address % sizeof(T) == 0) {
+    const auto head =
+        static_cast<int64_t>((vector_bytes - address % vector_bytes) % vector_bytes / sizeof(T));
+    for (; i < std::min(head, n); ++i) {
+      one(i);
+    }
+    for (; i + lanes <= n; i += lanes) {
+      const auto v = hn::LoadU(df, src + i);
+      if constexpr (kDtype == ACL_FLOAT) {
+        hn::Stream(v, df, dst + i);
+      } else if constexpr (kDtype == ACL_FLOAT16) {
+        hn::Stream(NarrowHalf(df, v), Codes<decltype(df)>(), dst + i);
+      } else {
+        hn::Stream(NarrowBf16(df, v), Codes<decltype(df)>(), dst + i);
+      }
+      hn::StoreU(hn::Zero(df), df, src + i);
+    }
+  }
+  for (; i < n; ++i) {
+    one(i);
+  }
+}
+
+void StreamAndClear(float* src, int64_t n, aclDataType dtype, void* dst) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      StreamAs<ACL_FLOAT16>(src, n, static_cast<uint16_t*>(dst));
+      return;
+    case ACL_BF16:
+      StreamAs<ACL_BF16>(src, n, static_cast<uint16_t*>(dst));
+      return;
+    default:
+      StreamAs<ACL_FLOAT>(src, n, static_cast<float*>(dst));
+      return;
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace oa::simd
 HWY_AFTER_NAMESPACE();
@@ -73,6 +126,7 @@ HWY_EXPORT(HalfToFloat);
 HWY_EXPORT(Bf16ToFloat);
 HWY_EXPORT(FloatToHalf);
 HWY_EXPORT(FloatToBf16);
+HWY_EXPORT(StreamAndClear);
 
 void half_to_float(const uint16_t* src, int64_t n, float* dst) {
   HWY_DYNAMIC_DISPATCH(HalfToFloat)(src, n, dst);
@@ -85,6 +139,9 @@ void float_to_half(const float* src, int64_t n, uint16_t* dst) {
 }
 void float_to_bf16(const float* src, int64_t n, uint16_t* dst) {
   HWY_DYNAMIC_DISPATCH(FloatToBf16)(src, n, dst);
+}
+void stream_and_clear(float* src, int64_t n, aclDataType dtype, void* dst) {
+  HWY_DYNAMIC_DISPATCH(StreamAndClear)(src, n, dtype, dst);
 }
 
 }  // namespace oa::simd

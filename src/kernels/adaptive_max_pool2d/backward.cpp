@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "core/convert_simd.h"
 #include "core/fill_simd.h"
+#include "core/isa.h"
 #include "kernels/adaptive_max_pool2d/kernel_select.h"
 
 namespace oa::amp {
@@ -92,6 +94,12 @@ void for_each_output(const BackwardPlan& plan, const I* indices, const T* grad_o
   }
 }
 
+// The dtype of gradInput's elements of type T.
+template <typename T>
+constexpr aclDataType kDtype = std::is_same_v<T, float>  ? ACL_FLOAT
+                               : std::is_same_v<T, Half> ? ACL_FLOAT16
+                                                         : ACL_BF16;
+
 // Rounds the float32 plane acc ([H, W], contiguous) into gradInput's plane and sets acc back to
 // zero for the next plane, long before that plane adds into it (a load right after a wide or
 // string store to the same line stalls, as memset-then-add would).
@@ -100,6 +108,10 @@ void store_and_clear_plane(const BackwardPlan& plan, float* acc, T* out) {
   const View& v = plan.grad_input;
   const int64_t height = plan.dims.h;
   const int64_t width = plan.dims.w;
+  if (plan.stream_planes) {
+    simd::stream_and_clear(acc, height * width, kDtype<T>, out);
+    return;
+  }
   if (plan.uniform && plan.position_stride == 1) {
     for (int64_t k = 0; k < height * width; ++k) {
       out[k] = from_float<T>(acc[k]);
@@ -153,8 +165,10 @@ void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   // cache-resident gradInput: zeroed plane by plane, each plane is still in L1 when its few sums
   // are stored (1.03-1.16x on 16-bit 32x64x56x56 to 7x7 and 8x256x64x64 to 1x1 and 3x5). A
   // streamed gradInput keeps the block fill (plane by plane was 0.92-0.97x on 128 MiB).
-  const bool zeroed = plan.dense_planes && (plan.accumulate == Accumulate::in_place ||
-                                            plan.grad_input_bytes > simd::kCachedOutputBytes);
+  const bool zeroed =
+      plan.dense_planes &&
+      (plan.accumulate == Accumulate::in_place ||
+       (plan.accumulate == Accumulate::sparse && plan.grad_input_bytes > simd::kCachedOutputBytes));
   if (zeroed) {
     simd::fill_bytes(unit_data(range.begin).grad_input, 0,
                      (range.end - range.begin) * d.h * d.w * static_cast<int64_t>(sizeof(T)),
@@ -193,6 +207,9 @@ void backward_planes(const BackwardPlan& plan, int64_t chunk, void* workspace) {
     }
     for_each_output(plan, u.indices, u.grad_output, [&](int64_t p, T g) { acc[p] += to_float(g); });
     store_and_clear_plane(plan, acc, u.grad_input);
+  }
+  if (plan.stream_planes) {
+    store_fence();
   }
 }
 

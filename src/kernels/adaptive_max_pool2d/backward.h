@@ -37,6 +37,9 @@ struct BackwardPlan {
   bool dense_planes = false;
   // Bytes of gradInput's elements: how its zeros are written depends on it (core/fill_simd.h).
   int64_t grad_input_bytes = 0;
+  // Dense sums whose planes are written whole with streaming stores: gradInput's planes are
+  // contiguous and too large together to stay in cache.
+  bool stream_planes = false;
   // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
   Split split;
 };

@@ -250,6 +250,35 @@ TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
   check_backward(simple_case({1, planes, 1024, 1024}, 3, 5), Indices::arbitrary, rng);
 }
 
+// The same with many outputs per plane: the sums are formed in float32 planes in the workspace
+// and each plane is written whole with streaming stores. Planes of 1000x1001 elements start at
+// every alignment, so most have an unaligned head and tail.
+TEST(AdaptiveMaxPool2dBackward, LargeOutputWrittenPlaneByPlane) {
+  std::mt19937_64 rng(10);
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const int64_t plane = 1000 * 1001;
+    const int64_t planes =
+        oa::simd::kCachedOutputBytes / (plane * (dtype == ACL_FLOAT ? 4 : 2)) + 1;
+    const PoolCase c = simple_case({1, planes, 1000, 1001}, 125, 143, dtype);
+    SCOPED_TRACE(c.describe());
+    const int64_t outputs = planes * 125 * 143;
+    std::vector<int64_t> index;
+    index.reserve(outputs);
+    for (int64_t k = 0; k < outputs; ++k) {
+      index.push_back(static_cast<int64_t>(rng() % plane));
+    }
+    Problem p(c, random_values(rng, outputs, Values::spread), index);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(p.plan(&workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_GE(workspace_size, plane * sizeof(float));
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+    ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_float32_order(c, p.grad_output.read(), index, p.grad_input);
+    EXPECT_TRUE(p.grad_input.only_view_written());
+  }
+}
+
 TEST(AdaptiveMaxPool2dBackward, EmptySelfDoesNothing) {
   // The indices would be out of range for any plane: with no gradInput element nothing is read.
   Problem p(simple_case({2, 0, 4}, 3, 3), std::vector<double>(18, 1.0),

@@ -115,6 +115,7 @@ class PoolTensor {
   std::vector<double> read() const {
     const std::vector<unsigned char> now = buffer_->read<unsigned char>();
     std::vector<double> values;
+    values.reserve(numel());
     for (int64_t where : storage_offsets()) {
       values.push_back(decode(&now[where * bytes_]));
     }
@@ -123,6 +124,7 @@ class PoolTensor {
   std::vector<int64_t> read_ints() const {
     const std::vector<unsigned char> now = buffer_->read<unsigned char>();
     std::vector<int64_t> values;
+    values.reserve(numel());
     for (int64_t where : storage_offsets()) {
       int64_t v = 0;
       if (dtype_ == ACL_INT32) {
@@ -140,6 +142,7 @@ class PoolTensor {
   std::vector<uint64_t> read_bits() const {
     const std::vector<unsigned char> now = buffer_->read<unsigned char>();
     std::vector<uint64_t> bits;
+    bits.reserve(numel());
     for (int64_t where : storage_offsets()) {
       uint64_t b = 0;
       std::memcpy(&b, &now[where * bytes_], bytes_);
@@ -162,6 +165,7 @@ class PoolTensor {
   std::vector<int64_t> storage_offsets() const {
     std::vector<int64_t> where;
     const int64_t count = numel();
+    where.reserve(count);
     std::vector<int64_t> index(shape_.size(), 0);
     for (int64_t k = 0; k < count; ++k) {
       int64_t at = offset_;

@@ -1,0 +1,89 @@
+// stream_and_clear: the same codes as the scalar conversions of float_convert.h, written exactly
+// where asked for every length and alignment around the vector width, and its source zeroed.
+#include "core/convert_simd.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/convert.h"
+
+namespace {
+
+constexpr uint8_t kGuard = 0xA5;
+constexpr int64_t kMargin = 64;
+
+float float_of(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// Values that stress rounding: specials, NaNs with payloads, ties for both 16-bit formats,
+// subnormals, and random bit patterns.
+std::vector<float> test_values(int64_t n, std::mt19937& rng) {
+  const std::vector<float> specials = {0.0f,
+                                       -0.0f,
+                                       std::numeric_limits<float>::infinity(),
+                                       -std::numeric_limits<float>::infinity(),
+                                       float_of(0x7FC00000u),
+                                       float_of(0xFF812345u),
+                                       float_of(0x7F800001u),
+                                       float_of(0x3F808000u),  // a bfloat16 tie, to even (down)
+                                       float_of(0x3F818000u),  // a bfloat16 tie, to even (up)
+                                       float_of(0x3F801000u),  // a float16 tie
+                                       1e-40f,
+                                       -3e-39f,
+                                       65520.0f,
+                                       3.4e38f};
+  std::vector<float> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    values[i] = i % 3 == 0 ? specials[(i / 3) % specials.size()] : float_of(rng());
+  }
+  return values;
+}
+
+void check_stream(aclDataType dtype, int64_t offset, int64_t n, std::mt19937& rng) {
+  SCOPED_TRACE("dtype " + std::to_string(dtype) + ", offset " + std::to_string(offset) +
+               " elements, n " + std::to_string(n));
+  const int64_t size = dtype == ACL_FLOAT ? 4 : 2;
+  std::vector<uint8_t> buffer(static_cast<size_t>(2 * kMargin + (offset + n) * size), kGuard);
+  const auto base = reinterpret_cast<uintptr_t>(buffer.data());
+  // offset elements past a 64-byte boundary.
+  uint8_t* dst = buffer.data() + (64 - base % 64) % 64 + kMargin / 2 + offset * size;
+  const std::vector<float> values = test_values(n, rng);
+  std::vector<float> src = values;
+  oa::simd::stream_and_clear(src.data(), n, dtype, dst);
+
+  std::vector<uint8_t> expected(static_cast<size_t>(n * size));
+  for (int64_t i = 0; i < n; ++i) {
+    oa::store_float(dtype, values[i], expected.data(), i);
+  }
+  for (int64_t i = 0; i < static_cast<int64_t>(buffer.size()); ++i) {
+    const int64_t at = i - (dst - buffer.data());
+    const bool inside = at >= 0 && at < n * size;
+    ASSERT_EQ(buffer[i], inside ? expected[at] : kGuard) << "byte " << at << " from dst";
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(src[i], 0.0f) << "src element " << i;
+    ASSERT_FALSE(std::signbit(src[i])) << "src element " << i;
+  }
+}
+
+TEST(StreamAndClear, SameCodesAsTheScalarConversions) {
+  std::mt19937 rng(3);
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (int64_t offset : {0, 1, 2, 5, 7, 8, 15, 16, 17}) {
+      for (int64_t n : {0, 1, 7, 15, 16, 17, 31, 32, 33, 47, 100, 1000}) {
+        check_stream(dtype, offset, n, rng);
+      }
+    }
+  }
+}
+
+}  // namespace
