@@ -3,10 +3,22 @@
 namespace oa {
 
 double accumulate(const float* values, int64_t n, double acc) {
-  for (int64_t i = 0; i < n; ++i) {
-    acc += static_cast<double>(values[i]);
+  // Element i goes to running sum i % kLanes: the additions of one sum no longer wait on the
+  // others', and the compiler keeps the sums in vector registers.
+  constexpr int64_t kLanes = 8;
+  double lane[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int64_t k = 0; k < kLanes; ++k) {
+      lane[k] += static_cast<double>(values[i + k]);
+    }
   }
-  return acc;
+  for (; i < n; ++i) {
+    lane[i % kLanes] += static_cast<double>(values[i]);
+  }
+  const double low = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+  const double high = (lane[4] + lane[5]) + (lane[6] + lane[7]);
+  return acc + (low + high);
 }
 
 double combine_partials(const double* partials, int64_t count) {

@@ -1,5 +1,5 @@
 // Deterministic sums for reductions. A reduction walks its input in the elementwise engine's fixed
-// chunks; each chunk accumulates its terms in order into a double (an error bound of about
+// chunks; each chunk accumulates its terms into a double in a fixed order (an error bound of about
 // n·2^-53·Σ|terms|, far below float32 pairwise summation's), and the chunk partials are combined in
 // chunk order. The same bits come out for any thread count and either ISA.
 #pragma once
@@ -8,7 +8,9 @@
 
 namespace oa {
 
-// acc + Σ values[i], in order, in double.
+// acc + Σ values[i] in double: eight running sums, value i into sum i % 8, added pairwise
+// ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)), then to acc. One running sum, each addition
+// waiting on the last, ran the SmoothL1Loss mean of 16M float32 elements 2.3x slower.
 double accumulate(const float* values, int64_t n, double acc);
 
 // Σ partials[i] in order (the chunks of one reduction).
