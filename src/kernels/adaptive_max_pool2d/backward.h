@@ -38,7 +38,7 @@ struct BackwardPlan {
   // Bytes of gradInput's elements: how its zeros are written depends on it (core/fill_simd.h).
   int64_t grad_input_bytes = 0;
   // Dense sums whose planes are written whole with streaming stores: gradInput's planes are
-  // contiguous and too large together to stay in cache.
+  // contiguous, too large together to stay in cache, and each small enough for its sums to stay.
   bool stream_planes = false;
   // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
   Split split;

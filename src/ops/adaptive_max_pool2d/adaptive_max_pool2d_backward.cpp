@@ -38,13 +38,16 @@ constexpr int64_t kChunkWork = int64_t{1} << 18;
 // in the L1 cache.
 constexpr int64_t kSparseRatio = 8;
 
-// The same for a gradInput of contiguous planes too large to stay in cache: with dense sums each
-// plane is written once, with streaming stores, where zeroing it and adding at the maxima reads
-// back every line an output touches. In-process A/B on 64-256 MiB gradInputs against the sparse
-// path: 128x128 planes to 32x32 1.7x (float32) and 1.3x (bfloat16), to 16x16 1.3x and 1.0x,
-// 112x112 to 14x14 1.16x and 1.2x, 64x64 to 16x16 2.2x and 1.3x; 128x128 to 7x7 (334 positions
-// an output) was 0.7x, so it stays sparse.
+// The same for a gradInput of contiguous planes too large to stay in cache, whose float32 sums fit
+// in an L2 cache (kMaxStreamedPlaneSums): with dense sums each plane is written once, with
+// streaming stores, where zeroing it and adding at the maxima reads back every line an output
+// touches. In-process A/B on 64-256 MiB gradInputs against the sparse path, float32 / bfloat16:
+// 64 positions an output 1.16-1.3x / 0.88-1.24x (planes of 112x112 to 512x512), 16 an output
+// 1.5-2.3x / 1.3-1.4x (64x64 to 256x256); 334 an output (128x128 to 7x7) 0.7x / 0.7x. Planes of
+// 1000x1001 and 2048x2048 (4 and 16 MiB of sums) were 0.58-0.99x even at 64-70 an output.
 constexpr int64_t kStreamedSparseRatio = 128;
+constexpr int64_t kStreamedSparseRatio16 = 32;  // float16 and bfloat16
+constexpr int64_t kMaxStreamedPlaneSums = int64_t{1} << 20;
 
 // Indices up to this size are checked on the calling thread: reading them takes about as long
 // as waking the other threads (an OpenMP region costs about 4 microseconds on a 2-core VM).
@@ -137,9 +140,13 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   const int64_t positions = d.h * d.w;
   plan.dense_planes = amp::dense_block(plan.grad_input, d.n, d.c, d.h, d.w);
   plan.grad_input_bytes = numel(grad_input) * dtype_bits(grad_input.dtype) / 8;
-  const bool streamed = plan.dense_planes && plan.grad_input_bytes > simd::kCachedOutputBytes;
-  const bool few_outputs =
-      d.ho * d.wo * (streamed ? kStreamedSparseRatio : kSparseRatio) <= positions;
+  const bool streamed = plan.dense_planes && plan.grad_input_bytes > simd::kCachedOutputBytes &&
+                        positions * static_cast<int64_t>(sizeof(float)) <= kMaxStreamedPlaneSums;
+  int64_t sparse_ratio = kSparseRatio;
+  if (streamed) {
+    sparse_ratio = grad_input.dtype == ACL_FLOAT ? kStreamedSparseRatio : kStreamedSparseRatio16;
+  }
+  const bool few_outputs = d.ho * d.wo * sparse_ratio <= positions;
   if (few_outputs) {
     const bool in_place = grad_input.dtype == ACL_FLOAT && plan.uniform;
     plan.accumulate = in_place ? amp::Accumulate::in_place : amp::Accumulate::sparse;
