@@ -1,7 +1,7 @@
 // Per-vector float16/bfloat16 <-> float32 conversions for Highway kernels, included once per
 // target (the usual Highway toggle guard). Bit-identical to the scalar conversions of
 // float_convert.h: widening is exact, narrowing rounds to nearest-even and turns NaN into the
-// canonical quiet NaN with its sign.
+// canonical quiet NaN with its sign. Also where a streamed output's vector stores can begin.
 #if defined(OA_CORE_CONVERT_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef OA_CORE_CONVERT_SIMD_INL_H_
 #undef OA_CORE_CONVERT_SIMD_INL_H_
@@ -11,6 +11,7 @@
 
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "acl/acl_base.h"
@@ -95,6 +96,18 @@ void StoreFromFloat(D df, hn::Vec<D> v, aclDataType dtype, void* base, int64_t i
       hn::StoreU(v, df, static_cast<float*>(base) + i);
       return;
   }
+}
+
+// The elements of out to store normally before it is aligned to Lanes(df) elements of type T, for
+// streaming (0 when out is not even aligned to T; the caller then checks before streaming).
+template <class D, typename T>
+int64_t StreamHead(D df, const T* out, int64_t n) {
+  const auto bytes = static_cast<uintptr_t>(hn::Lanes(df) * sizeof(T));
+  const auto misalignment = reinterpret_cast<uintptr_t>(out) % bytes;
+  if (misalignment % sizeof(T) != 0) {
+    return 0;
+  }
+  return std::min<int64_t>(n, static_cast<int64_t>((bytes - misalignment) % bytes / sizeof(T)));
 }
 
 }  // namespace HWY_NAMESPACE

@@ -5,8 +5,6 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include <algorithm>
-
 #include "core/convert.h"
 #include "core/convert_simd-inl.h"
 #include "core/convert_simd.h"
@@ -75,15 +73,12 @@ void StreamAs(float* src, int64_t n, T* dst) {
     store_float(kDtype, src[i], dst, i);
     src[i] = 0.0f;
   };
-  const auto vector_bytes = static_cast<uintptr_t>(lanes) * sizeof(T);
-  const auto address = reinterpret_cast<uintptr_t>(dst);
+  const int64_t head = StreamHead(df, dst, n);
   int64_t i = 0;
-  if (address % sizeof(T) == 0) {
-    const auto head =
-        static_cast<int64_t>((vector_bytes - address % vector_bytes) % vector_bytes / sizeof(T));
-    for (; i < std::min(head, n); ++i) {
-      one(i);
-    }
+  for (; i < head; ++i) {
+    one(i);
+  }
+  if (reinterpret_cast<uintptr_t>(dst + i) % (lanes * sizeof(T)) == 0) {
     for (; i + lanes <= n; i += lanes) {
       const auto v = hn::LoadU(df, src + i);
       if constexpr (kDtype == ACL_FLOAT) {

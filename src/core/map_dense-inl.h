@@ -10,7 +10,6 @@
 
 #include <hwy/highway.h>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "acl/acl_base.h"
@@ -21,17 +20,6 @@ HWY_BEFORE_NAMESPACE();
 namespace oa::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// The elements to store normally before out is aligned to a float vector, for streaming.
-template <class D>
-int64_t StreamHead(D df, const float* out, int64_t n) {
-  const auto bytes = static_cast<uintptr_t>(hn::Lanes(df) * sizeof(float));
-  const auto misalignment = reinterpret_cast<uintptr_t>(out) % bytes;
-  if (misalignment % sizeof(float) != 0) {
-    return 0;
-  }
-  return std::min<int64_t>(n, static_cast<int64_t>((bytes - misalignment) % bytes / sizeof(float)));
-}
 
 // MapDense with every operand's dtype known at compile time (kAll), or read from dtype at run time
 // (kAll = ACL_DT_UNDEFINED: a switch per vector and operand, which goes the same way every time).
