@@ -183,6 +183,19 @@ TEST(AdaptiveMaxPool2dBackward, RandomCasesWithArbitraryIndices) {
   }
 }
 
+// Runs the case with these indices and random gradOutput values, checks gradInput as
+// check_backward does, and sets *workspace_size to what phase 1 asked for.
+void run_with_indices(const PoolCase& c, const std::vector<int64_t>& index, std::mt19937_64& rng,
+                      uint64_t* workspace_size) {
+  Problem p(c, random_values(rng, static_cast<int64_t>(index.size()), Values::spread), index);
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(p.plan(workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  expect_float32_order(c, p.grad_output.read(), index, p.grad_input);
+  EXPECT_TRUE(p.grad_input.only_view_written());
+}
+
 // Several chunks, more channels than one channels-last block, every dtype and layout kind.
 TEST(AdaptiveMaxPool2dBackward, LargerCasesInEveryLayout) {
   std::mt19937_64 rng(5);
@@ -229,15 +242,9 @@ TEST(AdaptiveMaxPool2dBackward, SparseSumsOnTheStackOrInTheWorkspace) {
     for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
       index.push_back(static_cast<int64_t>(rng() % 6) * 700);
     }
-    Problem p(c, random_values(rng, s.planes * s.ho * s.wo, Values::spread), index);
     uint64_t workspace_size = 0;
-    aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(p.plan(&workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    run_with_indices(c, index, rng, &workspace_size);
     EXPECT_EQ(workspace_size == 0, shape.on_stack) << workspace_size;
-    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
-    ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    expect_float32_order(c, p.grad_output.read(), index, p.grad_input);
-    EXPECT_TRUE(p.grad_input.only_view_written());
   }
 }
 
@@ -269,15 +276,9 @@ TEST(AdaptiveMaxPool2dBackward, LargeOutputWrittenPlaneByPlane) {
     for (int64_t k = 0; k < outputs; ++k) {
       index.push_back(static_cast<int64_t>(rng() % plane));
     }
-    Problem p(c, random_values(rng, outputs, Values::spread), index);
     uint64_t workspace_size = 0;
-    aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(p.plan(&workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    run_with_indices(c, index, rng, &workspace_size);
     EXPECT_GE(workspace_size, plane * sizeof(float));
-    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
-    ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-    expect_float32_order(c, p.grad_output.read(), index, p.grad_input);
-    EXPECT_TRUE(p.grad_input.only_view_written());
   }
 }
 
