@@ -48,19 +48,42 @@ hn::Vec<D> WidenHalf(D df, const uint16_t* src) {
   return hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src)));
 }
 
+// The bits of v rounded to nearest even on their low 16, whose high 16 are then v's bfloat16
+// code; NaN lanes become the canonical quiet NaN with their sign.
+template <class D>
+hn::Vec<hn::RebindToUnsigned<D>> RoundedBf16Bits(D, hn::Vec<D> v) {
+  const hn::RebindToUnsigned<D> du32;
+  const auto bits = hn::BitCast(du32, v);
+  const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
+  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), odd));
+  const auto quiet = hn::Or(hn::And(bits, hn::Set(du32, 0x80000000u)), hn::Set(du32, 0x7FC00000u));
+  return hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), quiet, rounded);
+}
+
 // v narrowed to bfloat16 codes.
 template <class D>
 hn::Vec<Codes<D>> NarrowBf16(D df, hn::Vec<D> v) {
-  const hn::RebindToUnsigned<D> du32;
   const hn::RebindToSigned<D> di32;
-  v = CanonicalNan(df, v);
-  const auto bits = hn::BitCast(du32, v);
-  // Round to nearest even on the 16 dropped bits; NaN lanes are exact already.
-  const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
-  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), odd));
-  const auto top = hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), bits, rounded);
-  return hn::DemoteTo(Codes<D>(), hn::BitCast(di32, hn::ShiftRight<16>(top)));
+  return hn::DemoteTo(Codes<D>(), hn::BitCast(di32, hn::ShiftRight<16>(RoundedBf16Bits(df, v))));
 }
+
+#if HWY_TARGET != HWY_SCALAR
+// The 16-bit codes of two float32 vectors, a then b, in one full vector.
+template <class D>
+using PairCodes = hn::Repartition<uint16_t, D>;
+
+// a and b narrowed to bfloat16 codes, a's lanes first: the high halves of their rounded bits,
+// gathered by one shuffle, where narrowing each vector takes a shift, a pack and a permute (with a
+// simpler NaN rule, in-process A/B on AVX-512: SmoothL1 backward, 16M bfloat16, 2 threads,
+// 1.20-1.22x; float32 and float16 inputs into bfloat16 1.07-1.10x; streamed bfloat16 pooling
+// planes 1.17x).
+template <class D>
+hn::Vec<PairCodes<D>> NarrowBf16Pair(D df, hn::Vec<D> a, hn::Vec<D> b) {
+  const PairCodes<D> du16;
+  return hn::ConcatOdd(du16, hn::BitCast(du16, RoundedBf16Bits(df, b)),
+                       hn::BitCast(du16, RoundedBf16Bits(df, a)));
+}
+#endif
 
 // v narrowed to float16 codes.
 template <class D>
@@ -96,6 +119,21 @@ void StoreFromFloat(D df, hn::Vec<D> v, aclDataType dtype, void* base, int64_t i
       hn::StoreU(v, df, static_cast<float*>(base) + i);
       return;
   }
+}
+
+// a and b narrowed into 2 * Lanes(df) elements of a FLOAT, FLOAT16 or BF16 array at base, from
+// element i, a's lanes first.
+template <class D>
+void StorePairFromFloat(D df, hn::Vec<D> a, hn::Vec<D> b, aclDataType dtype, void* base,
+                        int64_t i) {
+#if HWY_TARGET != HWY_SCALAR
+  if (dtype == ACL_BF16) {
+    hn::StoreU(NarrowBf16Pair(df, a, b), PairCodes<D>(), static_cast<uint16_t*>(base) + i);
+    return;
+  }
+#endif
+  StoreFromFloat(df, a, dtype, base, i);
+  StoreFromFloat(df, b, dtype, base, i + static_cast<int64_t>(hn::Lanes(df)));
 }
 
 // The elements of out to store normally before it is aligned to Lanes(df) elements of type T, for

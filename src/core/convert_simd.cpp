@@ -55,6 +55,12 @@ void FloatToBf16(const float* src, int64_t n, uint16_t* dst) {
   const hn::ScalableTag<float> df;
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
   int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    hn::StoreU(NarrowBf16Pair(df, hn::LoadU(df, src + i), hn::LoadU(df, src + i + lanes)),
+               PairCodes<decltype(df)>(), dst + i);
+  }
+#endif
   for (; i + lanes <= n; i += lanes) {
     hn::StoreU(NarrowBf16(df, hn::LoadU(df, src + i)), Codes<decltype(df)>(), dst + i);
   }
@@ -63,32 +69,29 @@ void FloatToBf16(const float* src, int64_t n, uint16_t* dst) {
   }
 }
 
-// src[0, n) narrowed to T (float, or the 16-bit codes of kDtype) into dst: element by element up
-// to the first vector boundary of dst, then whole vectors with streaming stores; src is zeroed.
-template <aclDataType kDtype, typename T>
-void StreamAs(float* src, int64_t n, T* dst) {
+// src[0, n) narrowed to T (float, or the 16-bit codes of kDtype) into dst, and src zeroed: element
+// by element up to the first boundary of a vector of ds, then stream(i) for elements [i, i + step)
+// a vector of ds at a time, with streaming stores.
+template <aclDataType kDtype, typename T, class DS, class StreamStep>
+void StreamAs(float* src, int64_t n, T* dst, DS ds, const StreamStep& stream) {
   const hn::ScalableTag<float> df;
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
+  const auto step = static_cast<int64_t>(hn::Lanes(ds));
   const auto one = [&](int64_t i) {
     store_float(kDtype, src[i], dst, i);
     src[i] = 0.0f;
   };
-  const int64_t head = StreamHead(df, dst, n);
+  const int64_t head = StreamHead(ds, dst, n);
   int64_t i = 0;
   for (; i < head; ++i) {
     one(i);
   }
-  if (reinterpret_cast<uintptr_t>(dst + i) % (lanes * sizeof(T)) == 0) {
-    for (; i + lanes <= n; i += lanes) {
-      const auto v = hn::LoadU(df, src + i);
-      if constexpr (kDtype == ACL_FLOAT) {
-        hn::Stream(v, df, dst + i);
-      } else if constexpr (kDtype == ACL_FLOAT16) {
-        hn::Stream(NarrowHalf(df, v), Codes<decltype(df)>(), dst + i);
-      } else {
-        hn::Stream(NarrowBf16(df, v), Codes<decltype(df)>(), dst + i);
+  if (reinterpret_cast<uintptr_t>(dst + i) % (step * sizeof(T)) == 0) {
+    for (; i + step <= n; i += step) {
+      stream(i);
+      for (int64_t k = 0; k < step; k += lanes) {
+        hn::StoreU(hn::Zero(df), df, src + i + k);
       }
-      hn::StoreU(hn::Zero(df), df, src + i);
     }
   }
   for (; i < n; ++i) {
@@ -97,16 +100,34 @@ void StreamAs(float* src, int64_t n, T* dst) {
 }
 
 void StreamAndClear(float* src, int64_t n, aclDataType dtype, void* dst) {
+  const hn::ScalableTag<float> df;
+  const Codes<decltype(df)> dc;
+  auto* codes = static_cast<uint16_t*>(dst);
   switch (dtype) {
     case ACL_FLOAT16:
-      StreamAs<ACL_FLOAT16>(src, n, static_cast<uint16_t*>(dst));
+      StreamAs<ACL_FLOAT16>(src, n, codes, dc, [&](int64_t i) {
+        hn::Stream(NarrowHalf(df, hn::LoadU(df, src + i)), dc, codes + i);
+      });
       return;
     case ACL_BF16:
-      StreamAs<ACL_BF16>(src, n, static_cast<uint16_t*>(dst));
+#if HWY_TARGET != HWY_SCALAR
+      StreamAs<ACL_BF16>(src, n, codes, PairCodes<decltype(df)>(), [&](int64_t i) {
+        const auto a = hn::LoadU(df, src + i);
+        const auto b = hn::LoadU(df, src + i + hn::Lanes(df));
+        hn::Stream(NarrowBf16Pair(df, a, b), PairCodes<decltype(df)>(), codes + i);
+      });
+#else
+      StreamAs<ACL_BF16>(src, n, codes, dc, [&](int64_t i) {
+        hn::Stream(NarrowBf16(df, hn::LoadU(df, src + i)), dc, codes + i);
+      });
+#endif
       return;
-    default:
-      StreamAs<ACL_FLOAT>(src, n, static_cast<float*>(dst));
+    default: {
+      auto* out = static_cast<float*>(dst);
+      StreamAs<ACL_FLOAT>(src, n, out, df,
+                          [&](int64_t i) { hn::Stream(hn::LoadU(df, src + i), df, out + i); });
       return;
+    }
   }
 }
 

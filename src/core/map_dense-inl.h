@@ -60,8 +60,7 @@ HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, in
   for (; !stream && i + 2 * lanes <= n; i += 2 * lanes) {
     const auto first = vector_op(inputs_at(i));
     const auto second = vector_op(inputs_at(i + lanes));
-    put(first, i);
-    put(second, i + lanes);
+    StorePairFromFloat(df, first, second, type(0), ptr[0], i);
   }
   for (; i + lanes <= n; i += lanes) {
     put(vector_op(inputs_at(i)), i);

@@ -1,5 +1,6 @@
-// stream_and_clear: the same codes as the scalar conversions of float_convert.h, written exactly
-// where asked for every length and alignment around the vector width, and its source zeroed.
+// The SIMD narrowing conversions: the same codes as the scalar conversions of float_convert.h,
+// written exactly where asked for every length and alignment around one and two vector widths
+// (bfloat16 is narrowed two vectors at a time), and stream_and_clear's source zeroed.
 #include "core/convert_simd.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/convert.h"
+#include "core/float_convert.h"
 
 namespace {
 
@@ -81,6 +83,42 @@ TEST(StreamAndClear, SameCodesAsTheScalarConversions) {
     for (int64_t offset : {0, 1, 2, 5, 7, 8, 15, 16, 17}) {
       for (int64_t n : {0, 1, 7, 15, 16, 17, 31, 32, 33, 47, 100, 1000}) {
         check_stream(dtype, offset, n, rng);
+      }
+    }
+  }
+}
+
+// float_to_half and float_to_bf16 over n values into codes that start offset codes past a 64-byte
+// boundary, against float_convert.h's scalar conversions; the codes around them stay untouched.
+void check_narrow(aclDataType dtype, int64_t offset, int64_t n, std::mt19937& rng) {
+  SCOPED_TRACE("dtype " + std::to_string(dtype) + ", offset " + std::to_string(offset) +
+               " codes, n " + std::to_string(n));
+  std::vector<uint16_t> buffer(static_cast<size_t>(2 * kMargin + offset + n), 0xA5A5);
+  const auto misalignment = reinterpret_cast<uintptr_t>(buffer.data()) % 64 / sizeof(uint16_t);
+  uint16_t* dst = buffer.data() + (32 - misalignment) % 32 + offset;
+  const std::vector<float> values = test_values(n, rng);
+  if (dtype == ACL_FLOAT16) {
+    oa::simd::float_to_half(values.data(), n, dst);
+  } else {
+    oa::simd::float_to_bf16(values.data(), n, dst);
+  }
+  for (int64_t i = 0; i < static_cast<int64_t>(buffer.size()); ++i) {
+    const int64_t at = i - (dst - buffer.data());
+    uint16_t expected = 0xA5A5;
+    if (at >= 0 && at < n) {
+      expected =
+          dtype == ACL_FLOAT16 ? oa::float_to_half(values[at]) : oa::float_to_bf16(values[at]);
+    }
+    ASSERT_EQ(buffer[i], expected) << "code " << at << " from dst";
+  }
+}
+
+TEST(Narrowing, SameCodesAsTheScalarConversions) {
+  std::mt19937 rng(5);
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    for (int64_t offset : {0, 1, 3, 16, 31}) {
+      for (int64_t n : {0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 1000}) {
+        check_narrow(dtype, offset, n, rng);
       }
     }
   }
