@@ -10,7 +10,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) double accumulate(c
                                                                                double acc) {
   // Element i goes to running sum i % kLanes: the additions of one sum no longer wait on the
   // others', and the compiler keeps the sums in vector registers.
-  constexpr int64_t kLanes = 8;
+  constexpr int64_t kLanes = 16;
   double lane[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
@@ -21,9 +21,12 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) double accumulate(c
   for (; i < n; ++i) {
     lane[i % kLanes] += static_cast<double>(values[i]);
   }
-  const double low = (lane[0] + lane[1]) + (lane[2] + lane[3]);
-  const double high = (lane[4] + lane[5]) + (lane[6] + lane[7]);
-  return acc + (low + high);
+  for (int64_t width = kLanes / 2; width > 0; width /= 2) {
+    for (int64_t k = 0; k < width; ++k) {
+      lane[k] = lane[2 * k] + lane[2 * k + 1];
+    }
+  }
+  return acc + lane[0];
 }
 
 double combine_partials(const double* partials, int64_t count) {

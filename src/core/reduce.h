@@ -8,9 +8,10 @@
 
 namespace oa {
 
-// acc + Σ values[i] in double: eight running sums, value i into sum i % 8, added pairwise
-// ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)), then to acc. One running sum, each addition
-// waiting on the last, ran the SmoothL1Loss mean of 16M float32 elements 2.3x slower.
+// acc + Σ values[i] in double: sixteen running sums, value i into sum i % 16, added pairwise
+// (sums 2k and 2k + 1 into k, halving until one is left), then to acc. One running sum, each
+// addition waiting on the last, ran the SmoothL1Loss mean of 16M float32 elements 2.3x slower, and
+// eight sums 1.15-1.18x slower than sixteen.
 double accumulate(const float* values, int64_t n, double acc);
 
 // Σ partials[i] in order (the chunks of one reduction).
