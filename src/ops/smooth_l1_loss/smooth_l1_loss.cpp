@@ -55,7 +55,13 @@ class ElementwisePlan : public Plan {
 class ReducePlan : public Plan {
  public:
   ReducePlan(ElementwiseLoop loop, Isa isa, float beta, bool mean, const aclTensor& result)
-      : loop_(loop), isa_(isa), beta_(beta), mean_(mean), result_(result) {}
+      : loop_(loop),
+        isa_(isa),
+        beta_(beta),
+        mean_(mean),
+        widen_in_registers_(isa == Isa::simd && (loop.operands[1].dtype != ACL_FLOAT ||
+                                                 loop.operands[2].dtype != ACL_FLOAT)),
+        result_(result) {}
 
   uint64_t workspace_size() const { return static_cast<uint64_t>(loop_.chunks()) * sizeof(double); }
 
@@ -63,8 +69,12 @@ class ReducePlan : public Plan {
     auto* partials = static_cast<double*>(workspace);
     std::fill(partials, partials + loop_.chunks(), 0.0);
     for_each_strip(loop_, [&](int64_t chunk, const Strip& strip) {
-      FloatInputs<2> inputs(isa_, loop_, strip);
       alignas(64) float terms[kFloatBlock];
+      if (widen_in_registers_ && strip.stride[1] == 1 && strip.stride[2] == 1) {
+        dense_partial(strip, terms, &partials[chunk]);
+        return;
+      }
+      FloatInputs<2> inputs(isa_, loop_, strip);
       for (int64_t done = 0; done < strip.n; done += kFloatBlock) {
         int64_t n = std::min(kFloatBlock, strip.n - done);
         kernels::smooth_l1_forward(isa_, beta_, inputs.block(0, done, n), inputs.block(1, done, n),
@@ -82,10 +92,28 @@ class ReducePlan : public Plan {
   }
 
  private:
+  // Adds the terms of a strip whose inputs are contiguous to *partial: the same blocks of terms as
+  // from FloatInputs, computed from inputs widened in registers, not from float32 copies (used
+  // when an input is 16-bit: with sixteen running sums, 16M elements, 2 threads, 1.19-1.33x on
+  // float16 and bfloat16 means and sums; float32 inputs are their own blocks, and were 0.75-0.95x
+  // this way).
+  void dense_partial(const Strip& strip, float* terms, double* partial) const {
+    const aclDataType dtype[3] = {ACL_FLOAT, loop_.operands[1].dtype, loop_.operands[2].dtype};
+    for (int64_t done = 0; done < strip.n; done += kFloatBlock) {
+      const int64_t n = std::min(kFloatBlock, strip.n - done);
+      char* const ptr[3] = {reinterpret_cast<char*>(terms),
+                            strip.ptr[1] + done * loop_.operands[1].element_size,
+                            strip.ptr[2] + done * loop_.operands[2].element_size};
+      kernels::smooth_l1_forward_dense(beta_, dtype, ptr, n, false);
+      *partial = accumulate(terms, n, *partial);
+    }
+  }
+
   ElementwiseLoop loop_;
   Isa isa_;
   float beta_;
   bool mean_;
+  bool widen_in_registers_;
   aclTensor result_;  // a copy of the view: the caller may destroy its aclTensor after phase 1
 };
 

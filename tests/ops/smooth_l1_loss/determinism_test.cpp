@@ -184,7 +184,7 @@ TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
 }
 
 // The same for contiguous operands of the full shape, which SIMD converts in registers (one dtype
-// switch per vector for a mix): every mix, unaligned starts, vector tails.
+// switch per vector for a mix): every mix, unaligned starts, vector tails, every forward reduction.
 TEST(SmoothL1LossDeterminism, ContiguousOperandsSimdAndScalar) {
   std::mt19937 rng(3004);
   const RandomOptions options = contiguous_options();
@@ -201,11 +201,14 @@ TEST(SmoothL1LossDeterminism, ContiguousOperandsSimdAndScalar) {
       const std::vector<unsigned char> before = b.grad_input.storage->host;
       simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
     }
-    ForwardCase f = random_forward(rng, options, mix, 0, kBetas[index % 6]);
-    add_ties(rng, &f.self);
-    add_ties(rng, &f.target);
-    const std::vector<unsigned char> before = f.result.storage->host;
-    simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+    // Every reduction: the mean and sum add blocks of terms computed in registers.
+    for (int64_t reduction = 0; reduction < 3; ++reduction) {
+      ForwardCase f = random_forward(rng, options, mix, reduction, kBetas[index % 6]);
+      add_ties(rng, &f.self);
+      add_ties(rng, &f.target);
+      const std::vector<unsigned char> before = f.result.storage->host;
+      simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+    }
   });
 }
 
