@@ -9,6 +9,7 @@
 #define OA_CORE_CONVERT_SIMD_INL_H_
 #endif
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <algorithm>
@@ -134,6 +135,21 @@ void StorePairFromFloat(D df, hn::Vec<D> a, hn::Vec<D> b, aclDataType dtype, voi
 #endif
   StoreFromFloat(df, a, dtype, base, i);
   StoreFromFloat(df, b, dtype, base, i + static_cast<int64_t>(hn::Lanes(df)));
+}
+
+// How far ahead of a loop over operands far larger than the caches its inputs are prefetched: the
+// hardware prefetchers alone left the loads waiting (SmoothL1 backward, 16M elements, 2 threads,
+// in-process A/B on an AVX-512 host: float32 1.08-1.09x at 1 KiB, 1.12x at 2 KiB, 1.00-1.05x at 4
+// and 8 KiB; bfloat16 1.10-1.13x and float16 1.13x at 2 KiB). Data in cache gains nothing and pays
+// the extra instructions (0.86x on 16K float32 elements), so only such loops prefetch.
+constexpr int64_t kPrefetchBytes = 2048;
+
+// Prefetches the cache line kPrefetchBytes past element i of an array of elements of `bytes` at
+// base (a hint: it never faults, also past the array's end).
+inline void PrefetchAhead(const void* base, int64_t i, int64_t bytes) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(base) + static_cast<uintptr_t>(i * bytes) +
+                       static_cast<uintptr_t>(kPrefetchBytes);
+  hwy::Prefetch(reinterpret_cast<const char*>(at));
 }
 
 // The elements of out to store normally before it is aligned to Lanes(df) elements of type T, for

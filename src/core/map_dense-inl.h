@@ -26,7 +26,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Flattened: GCC otherwise left the kernel's vector_op out of line, a call per vector that reloads
 // its constants (SmoothL1 backward, 16M elements, 2 threads, in-process A/B: 1.12-1.13x on mixed
 // dtypes, 1.03-1.07x on bfloat16, 1.02-1.04x on float32, float16 unchanged).
-template <aclDataType kAll, class D, class VectorOp, class ScalarOp>
+template <int Inputs, aclDataType kAll, class D, class VectorOp, class ScalarOp>
 HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, int64_t n,
                             bool stream, const VectorOp& vector_op, const ScalarOp& scalar_op) {
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
@@ -34,6 +34,13 @@ HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, in
   const auto element = [&](int64_t i) {
     const auto in = [&](int k) { return load_float(type(k + 1), ptr[k + 1], i); };
     store_float(type(0), scalar_op(in), ptr[0], i);
+  };
+  // Operands far larger than the caches: the inputs are prefetched.
+  const bool prefetch = stream;
+  const auto prefetch_inputs = [&](int64_t at) {
+    for (int k = 1; k <= Inputs; ++k) {
+      PrefetchAhead(ptr[k], at, type(k) == ACL_FLOAT ? 4 : 2);
+    }
   };
   float* out = reinterpret_cast<float*>(ptr[0]);
   stream = stream && type(0) == ACL_FLOAT;
@@ -58,11 +65,17 @@ HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, in
   // stored: 1.03-1.10x on all-bfloat16 in 8 of 9 side-by-side runs (0.98x in the ninth).
   // Streamed (float32), two a step was 0.92-0.98x, so it keeps one.
   for (; !stream && i + 2 * lanes <= n; i += 2 * lanes) {
+    if (prefetch) {
+      prefetch_inputs(i);
+    }
     const auto first = vector_op(inputs_at(i));
     const auto second = vector_op(inputs_at(i + lanes));
     StorePairFromFloat(df, first, second, type(0), ptr[0], i);
   }
   for (; i + lanes <= n; i += lanes) {
+    if (prefetch) {
+      prefetch_inputs(i);
+    }
     put(vector_op(inputs_at(i)), i);
   }
   for (; i < n; ++i) {
@@ -72,8 +85,9 @@ HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, in
 
 // ptr[0][i] = op(ptr[1][i], ..., ptr[Inputs][i]) for i < n, the operands contiguous, of dtype[o].
 // vector_op(in) and scalar_op(in) compute one vector or one element from in(k), input k widened;
-// they must round alike. A FLOAT output is written with streaming stores when stream (a 16-bit one
-// never: on this project's machines that was slower than storing it normally).
+// they must round alike. stream says the operands are far larger than the caches: the inputs are
+// then prefetched, and a FLOAT output is written with streaming stores (a 16-bit one never: on
+// this project's machines that was slower than storing it normally).
 template <int Inputs, class D, class VectorOp, class ScalarOp>
 void MapDense(D df, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream,
               const VectorOp& vector_op, const ScalarOp& scalar_op) {
@@ -83,16 +97,16 @@ void MapDense(D df, const aclDataType* dtype, char* const* ptr, int64_t n, bool 
   }
   switch (one_dtype ? dtype[0] : ACL_DT_UNDEFINED) {
     case ACL_FLOAT:
-      MapDenseAs<ACL_FLOAT>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      MapDenseAs<Inputs, ACL_FLOAT>(df, dtype, ptr, n, stream, vector_op, scalar_op);
       return;
     case ACL_FLOAT16:
-      MapDenseAs<ACL_FLOAT16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      MapDenseAs<Inputs, ACL_FLOAT16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
       return;
     case ACL_BF16:
-      MapDenseAs<ACL_BF16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      MapDenseAs<Inputs, ACL_BF16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
       return;
     default:
-      MapDenseAs<ACL_DT_UNDEFINED>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+      MapDenseAs<Inputs, ACL_DT_UNDEFINED>(df, dtype, ptr, n, stream, vector_op, scalar_op);
       return;
   }
 }

@@ -51,6 +51,8 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto vbeta = hn::Set(df, beta);
   const auto vscale = hn::Set(df, scale);
+  // Operands far larger than the caches: the inputs are prefetched too.
+  const bool prefetch = stream;
   const int64_t head = stream ? simd::StreamHead(df, out, n) : 0;
   int64_t i = 0;
   for (; i < head; ++i) {
@@ -58,6 +60,11 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   }
   stream = stream && (head > 0 || reinterpret_cast<uintptr_t>(out) % (lanes * 4) == 0);
   for (; i + lanes <= n; i += lanes) {
+    if (prefetch) {
+      simd::PrefetchAhead(x, i, 4);
+      simd::PrefetchAhead(y, i, 4);
+      simd::PrefetchAhead(grad_output, i, 4);
+    }
     const auto g = GradInput(df, hn::LoadU(df, x + i), hn::LoadU(df, y + i),
                              hn::LoadU(df, grad_output + i), vbeta, vscale);
     Put(df, g, out + i, stream);
@@ -92,6 +99,8 @@ void Forward(float beta, const float* x, const float* y, float* out, int64_t n, 
   const hn::ScalableTag<float> df;
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto vbeta = hn::Set(df, beta);
+  // Operands far larger than the caches: the inputs are prefetched too.
+  const bool prefetch = stream;
   const int64_t head = stream ? simd::StreamHead(df, out, n) : 0;
   int64_t i = 0;
   for (; i < head; ++i) {
@@ -99,6 +108,10 @@ void Forward(float beta, const float* x, const float* y, float* out, int64_t n, 
   }
   stream = stream && (head > 0 || reinterpret_cast<uintptr_t>(out) % (lanes * 4) == 0);
   for (; i + lanes <= n; i += lanes) {
+    if (prefetch) {
+      simd::PrefetchAhead(x, i, 4);
+      simd::PrefetchAhead(y, i, 4);
+    }
     const auto d = hn::Sub(hn::LoadU(df, x + i), hn::LoadU(df, y + i));
     Put(df, Term(df, d, vbeta), out + i, stream);
   }
