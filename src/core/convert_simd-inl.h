@@ -139,9 +139,10 @@ void StorePairFromFloat(D df, hn::Vec<D> a, hn::Vec<D> b, aclDataType dtype, voi
 
 // How far ahead of a loop over operands far larger than the caches its inputs are prefetched: the
 // hardware prefetchers alone left the loads waiting (SmoothL1 backward, 16M elements, 2 threads,
-// in-process A/B on an AVX-512 host: float32 1.08-1.09x at 1 KiB, 1.12x at 2 KiB, 1.00-1.05x at 4
-// and 8 KiB; bfloat16 1.10-1.13x and float16 1.13x at 2 KiB). Data in cache gains nothing and pays
-// the extra instructions (0.86x on 16K float32 elements), so only such loops prefetch.
+// in-process A/B on an AVX-512 host; float32 at 1, 2, 4 and 8 KiB: 1.08-1.09x, 1.12x, 1.00-1.05x,
+// 1.00x while the host was quiet, 0.98-1.02x at 2 KiB while it was busy; 16-bit at 2 KiB
+// 1.03-1.13x). Data in cache gains nothing and pays the extra instructions (0.86x on 16K float32
+// elements), so only such loops prefetch.
 constexpr int64_t kPrefetchBytes = 2048;
 
 // Prefetches the cache line kPrefetchBytes past element i of an array of elements of `bytes` at
