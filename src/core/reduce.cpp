@@ -8,20 +8,23 @@ namespace oa {
 __attribute__((target_clones("avx512f", "avx2", "default"))) double accumulate(const float* values,
                                                                                int64_t n,
                                                                                double acc) {
-  // Element i goes to running sum i % kLanes: the additions of one sum no longer wait on the
-  // others', and the compiler keeps the sums in vector registers.
-  constexpr int64_t kLanes = 16;
-  double lane[kLanes] = {};
+  // Element i goes to running sum i % kAccumulateLanes: the additions of one sum no longer wait
+  // on the others', and the compiler keeps the sums in vector registers.
+  double lane[kAccumulateLanes] = {};
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (int64_t k = 0; k < kLanes; ++k) {
+  for (; i + kAccumulateLanes <= n; i += kAccumulateLanes) {
+    for (int64_t k = 0; k < kAccumulateLanes; ++k) {
       lane[k] += static_cast<double>(values[i + k]);
     }
   }
   for (; i < n; ++i) {
-    lane[i % kLanes] += static_cast<double>(values[i]);
+    lane[i % kAccumulateLanes] += static_cast<double>(values[i]);
   }
-  for (int64_t width = kLanes / 2; width > 0; width /= 2) {
+  return combine_lanes(lane, acc);
+}
+
+double combine_lanes(double* lane, double acc) {
+  for (int64_t width = kAccumulateLanes / 2; width > 0; width /= 2) {
     for (int64_t k = 0; k < width; ++k) {
       lane[k] = lane[2 * k] + lane[2 * k + 1];
     }

@@ -65,4 +65,10 @@ void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, floa
 void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n,
                              bool stream);
 
+// acc + Σ term(x[i] - y[i]) for i < n over contiguous inputs x = ptr[0] and y = ptr[1] of any
+// FLOAT, FLOAT16 and BF16 mix (dtype[0..1]), computed in SIMD registers and added as accumulate
+// (core/reduce.h) adds: the same bits as smooth_l1_forward's terms passed to accumulate.
+double smooth_l1_forward_sum(float beta, const aclDataType* dtype, const char* const* ptr,
+                             int64_t n, double acc);
+
 }  // namespace oa::kernels

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/map_dense-inl.h"
+#include "core/reduce-inl.h"
 #include "kernels/smooth_l1_loss/smooth_l1.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -129,6 +130,41 @@ void ForwardDense(float beta, const aclDataType* dtype, char* const* ptr, int64_
       [&](const auto& in) { return smooth_l1_term(in(0) - in(1), beta); });
 }
 
+// ForwardSum with both inputs' dtype known at compile time (kAll), or read at run time
+// (ACL_DT_UNDEFINED). Flattened, as MapDenseAs.
+template <aclDataType kAll>
+HWY_FLATTEN double ForwardSumAs(float beta, const aclDataType* dtype, const char* const* ptr,
+                                int64_t n, double acc) {
+  const hn::ScalableTag<float> df;
+  const auto vbeta = hn::Set(df, beta);
+  const auto type = [&](int k) { return kAll == ACL_DT_UNDEFINED ? dtype[k] : kAll; };
+  return simd::AccumulateValues(
+      df, n, acc,
+      [&](int64_t i) {
+        const auto x = simd::LoadAsFloat(df, type(0), ptr[0], i);
+        const auto y = simd::LoadAsFloat(df, type(1), ptr[1], i);
+        return Term(df, hn::Sub(x, y), vbeta);
+      },
+      [&](int64_t i) {
+        return smooth_l1_term(load_float(type(0), ptr[0], i) - load_float(type(1), ptr[1], i),
+                              beta);
+      });
+}
+
+double ForwardSum(float beta, const aclDataType* dtype, const char* const* ptr, int64_t n,
+                  double acc) {
+  switch (dtype[0] == dtype[1] ? dtype[0] : ACL_DT_UNDEFINED) {
+    case ACL_FLOAT:
+      return ForwardSumAs<ACL_FLOAT>(beta, dtype, ptr, n, acc);
+    case ACL_FLOAT16:
+      return ForwardSumAs<ACL_FLOAT16>(beta, dtype, ptr, n, acc);
+    case ACL_BF16:
+      return ForwardSumAs<ACL_BF16>(beta, dtype, ptr, n, acc);
+    default:
+      return ForwardSumAs<ACL_DT_UNDEFINED>(beta, dtype, ptr, n, acc);
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace oa::kernels
 HWY_AFTER_NAMESPACE();
@@ -140,6 +176,7 @@ HWY_EXPORT(Backward);
 HWY_EXPORT(BackwardDense);
 HWY_EXPORT(Forward);
 HWY_EXPORT(ForwardDense);
+HWY_EXPORT(ForwardSum);
 
 void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_output, const float* x,
                         const float* y, float* out, int64_t n, bool stream) {
@@ -171,6 +208,11 @@ void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, floa
 void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n,
                              bool stream) {
   HWY_DYNAMIC_DISPATCH(ForwardDense)(beta, dtype, ptr, n, stream);
+}
+
+double smooth_l1_forward_sum(float beta, const aclDataType* dtype, const char* const* ptr,
+                             int64_t n, double acc) {
+  return HWY_DYNAMIC_DISPATCH(ForwardSum)(beta, dtype, ptr, n, acc);
 }
 
 }  // namespace oa::kernels

@@ -2,6 +2,7 @@
 // cases over dtypes, ranks, broadcasting and views for the three reductions (result shape [] or [1]
 // for mean and sum), empty inputs (mean NaN, sum 0), chosen values, in-place, and large reductions.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <random>
@@ -193,6 +194,43 @@ TEST(SmoothL1LossForward, InfinitiesAndNaN) {
     const float inf = std::numeric_limits<float>::infinity();
     expect_codes(forward_codes({3.0, -kInf, 0.0}, {1.0, 0.0, 0.0}, dtype, dtype, dtype, 0, inf),
                  dtype, {0.0, kNaN, 0.0}, 0, dtype_text(dtype));
+  }
+}
+
+// A mean or sum with NaN terms is the canonical quiet NaN (positive, no payload) in the result's
+// dtype, whatever NaNs the inputs hold and on both paths: which NaN a sum of NaNs keeps depends on
+// the order of each addition's operands.
+TEST(SmoothL1LossForward, NaNReductionsAreTheCanonicalNaN) {
+  struct Codes {
+    aclDataType dtype;
+    uint32_t negative_payload;
+    uint32_t payload;
+    uint32_t canonical;
+  };
+  const Codes table[] = {{ACL_FLOAT, 0xFFE00000u, 0x7FD00000u, 0x7FC00000u},
+                         {ACL_FLOAT16, 0xFF00u, 0x7E80u, 0x7E00u},
+                         {ACL_BF16, 0xFFE0u, 0x7FD0u, 0x7FC0u}};
+  for (const Codes& codes : table) {
+    for (int64_t reduction : {1, 2}) {
+      for (const char* isa : {"simd", "scalar"}) {
+        ForwardCase c;
+        c.reduction = reduction;
+        c.beta = 1.0f;
+        c.self = filled_operand("self", {100}, codes.dtype, std::vector<double>(100, 1.5));
+        store_code(c.self.storage.get(), codes.dtype, 3, codes.negative_payload);
+        store_code(c.self.storage.get(), codes.dtype, 40, codes.payload);
+        c.self.storage->upload();
+        c.target = filled_operand("target", {100}, codes.dtype, std::vector<double>(100, 0.25));
+        c.result = filled_operand("result", {}, codes.dtype, {});
+        {
+          oa_test::ScopedEnv scoped("OPENACLNN_CPU_ISA", std::string(isa));
+          ASSERT_EQ(run_forward(c), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        }
+        c.result.storage->download();
+        EXPECT_EQ(oa_ref::read_code(c.result.view(), 0), codes.canonical)
+            << dtype_text(codes.dtype) << ", reduction " << reduction << ", " << isa;
+      }
+    }
   }
 }
 
