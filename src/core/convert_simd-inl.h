@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
+#include "core/float_convert.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace oa::simd {
@@ -42,11 +43,28 @@ hn::Vec<D> WidenBf16(D df, const uint16_t* src) {
   return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(Codes<D>(), src))));
 }
 
+// Whether this target converts float16 in hardware (F16C from AVX2 up, NEON, SVE). Highway's
+// emulation on the others (SSE4, SSSE3, EMU128, SCALAR) neither rounds nor keeps infinities, NaNs
+// and the sign of an underflow, so they convert lane by lane with float_convert.h.
+#if (HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4) || HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+constexpr bool kHalfInHardware = false;
+#else
+constexpr bool kHalfInHardware = true;
+#endif
+
 // Lanes(df) float16 codes at src, widened.
 template <class D>
 hn::Vec<D> WidenHalf(D df, const uint16_t* src) {
-  const hn::Rebind<hwy::float16_t, D> dh;
-  return hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src)));
+  if constexpr (kHalfInHardware) {
+    const hn::Rebind<hwy::float16_t, D> dh;
+    return hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src)));
+  } else {
+    alignas(HWY_MAX_BYTES) float lanes[HWY_MAX_BYTES / sizeof(float)];
+    for (size_t i = 0; i < hn::Lanes(df); ++i) {
+      lanes[i] = oa::half_to_float(src[i]);
+    }
+    return hn::Load(df, lanes);
+  }
 }
 
 // The bits of v rounded to nearest even on their low 16, whose high 16 are then v's bfloat16
@@ -89,8 +107,18 @@ hn::Vec<PairCodes<D>> NarrowBf16Pair(D df, hn::Vec<D> a, hn::Vec<D> b) {
 // v narrowed to float16 codes.
 template <class D>
 hn::Vec<Codes<D>> NarrowHalf(D df, hn::Vec<D> v) {
-  const hn::Rebind<hwy::float16_t, D> dh;
-  return hn::BitCast(Codes<D>(), hn::DemoteTo(dh, CanonicalNan(df, v)));
+  if constexpr (kHalfInHardware) {
+    const hn::Rebind<hwy::float16_t, D> dh;
+    return hn::BitCast(Codes<D>(), hn::DemoteTo(dh, CanonicalNan(df, v)));
+  } else {
+    alignas(HWY_MAX_BYTES) float lanes[HWY_MAX_BYTES / sizeof(float)];
+    alignas(HWY_MAX_BYTES) uint16_t codes[HWY_MAX_BYTES / sizeof(float)];
+    hn::Store(v, df, lanes);
+    for (size_t i = 0; i < hn::Lanes(df); ++i) {
+      codes[i] = oa::float_to_half(lanes[i]);
+    }
+    return hn::Load(Codes<D>(), codes);
+  }
 }
 
 // Lanes(df) elements of a FLOAT, FLOAT16 or BF16 array at base, from element i, widened.

@@ -101,8 +101,32 @@ void StreamAs(float* src, int64_t n, T* dst, DS ds, const StreamStep& stream) {
 
 void StreamAndClear(float* src, int64_t n, aclDataType dtype, void* dst) {
   const hn::ScalableTag<float> df;
-  const Codes<decltype(df)> dc;
   auto* codes = static_cast<uint16_t*>(dst);
+#if HWY_TARGET != HWY_SCALAR
+  // 16-bit codes are streamed a full vector at a time, narrowed from two float32 vectors: 128-bit
+  // targets would stream a vector of half width whole, past its end.
+  const PairCodes<decltype(df)> dp;
+  const auto lanes = static_cast<int64_t>(hn::Lanes(df));
+  switch (dtype) {
+    case ACL_FLOAT16:
+      StreamAs<ACL_FLOAT16>(src, n, codes, dp, [&](int64_t i) {
+        const auto a = NarrowHalf(df, hn::LoadU(df, src + i));
+        const auto b = NarrowHalf(df, hn::LoadU(df, src + i + lanes));
+        hn::Stream(hn::Combine(dp, b, a), dp, codes + i);
+      });
+      return;
+    case ACL_BF16:
+      StreamAs<ACL_BF16>(src, n, codes, dp, [&](int64_t i) {
+        const auto a = hn::LoadU(df, src + i);
+        const auto b = hn::LoadU(df, src + i + lanes);
+        hn::Stream(NarrowBf16Pair(df, a, b), dp, codes + i);
+      });
+      return;
+    default:
+      break;
+  }
+#else
+  const Codes<decltype(df)> dc;
   switch (dtype) {
     case ACL_FLOAT16:
       StreamAs<ACL_FLOAT16>(src, n, codes, dc, [&](int64_t i) {
@@ -110,25 +134,17 @@ void StreamAndClear(float* src, int64_t n, aclDataType dtype, void* dst) {
       });
       return;
     case ACL_BF16:
-#if HWY_TARGET != HWY_SCALAR
-      StreamAs<ACL_BF16>(src, n, codes, PairCodes<decltype(df)>(), [&](int64_t i) {
-        const auto a = hn::LoadU(df, src + i);
-        const auto b = hn::LoadU(df, src + i + hn::Lanes(df));
-        hn::Stream(NarrowBf16Pair(df, a, b), PairCodes<decltype(df)>(), codes + i);
-      });
-#else
       StreamAs<ACL_BF16>(src, n, codes, dc, [&](int64_t i) {
         hn::Stream(NarrowBf16(df, hn::LoadU(df, src + i)), dc, codes + i);
       });
-#endif
       return;
-    default: {
-      auto* out = static_cast<float*>(dst);
-      StreamAs<ACL_FLOAT>(src, n, out, df,
-                          [&](int64_t i) { hn::Stream(hn::LoadU(df, src + i), df, out + i); });
-      return;
-    }
+    default:
+      break;
   }
+#endif
+  auto* out = static_cast<float*>(dst);
+  StreamAs<ACL_FLOAT>(src, n, out, df,
+                      [&](int64_t i) { hn::Stream(hn::LoadU(df, src + i), df, out + i); });
 }
 
 }  // namespace HWY_NAMESPACE

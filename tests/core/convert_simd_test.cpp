@@ -1,6 +1,7 @@
-// The SIMD narrowing conversions: the same codes as the scalar conversions of float_convert.h,
-// written exactly where asked for every length and alignment around one and two vector widths
-// (bfloat16 is narrowed two vectors at a time), and stream_and_clear's source zeroed.
+// The SIMD conversions, on every SIMD target the CPU has. Narrowing: the same codes as the scalar
+// conversions of float_convert.h, written exactly where asked for every length and alignment
+// around one and two vector widths (bfloat16 is narrowed two vectors at a time), and
+// stream_and_clear's source zeroed. Widening: the same bits for every code.
 #include "core/convert_simd.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 
 #include "core/convert.h"
 #include "core/float_convert.h"
+#include "simd_targets.h"
 
 namespace {
 
@@ -79,13 +81,15 @@ void check_stream(aclDataType dtype, int64_t offset, int64_t n, std::mt19937& rn
 
 TEST(StreamAndClear, SameCodesAsTheScalarConversions) {
   std::mt19937 rng(3);
-  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-    for (int64_t offset : {0, 1, 2, 5, 7, 8, 15, 16, 17}) {
-      for (int64_t n : {0, 1, 7, 15, 16, 17, 31, 32, 33, 47, 100, 1000}) {
-        check_stream(dtype, offset, n, rng);
+  oa_test::for_each_simd_target([&] {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      for (int64_t offset : {0, 1, 2, 5, 7, 8, 15, 16, 17}) {
+        for (int64_t n : {0, 1, 7, 15, 16, 17, 31, 32, 33, 47, 100, 1000}) {
+          check_stream(dtype, offset, n, rng);
+        }
       }
     }
-  }
+  });
 }
 
 // float_to_half and float_to_bf16 over n values into codes that start offset codes past a 64-byte
@@ -115,13 +119,48 @@ void check_narrow(aclDataType dtype, int64_t offset, int64_t n, std::mt19937& rn
 
 TEST(Narrowing, SameCodesAsTheScalarConversions) {
   std::mt19937 rng(5);
-  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
-    for (int64_t offset : {0, 1, 3, 16, 31}) {
-      for (int64_t n : {0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 1000}) {
-        check_narrow(dtype, offset, n, rng);
+  oa_test::for_each_simd_target([&] {
+    for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+      for (int64_t offset : {0, 1, 3, 16, 31}) {
+        for (int64_t n : {0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 1000}) {
+          check_narrow(dtype, offset, n, rng);
+        }
       }
     }
+  });
+}
+
+// half_to_float and bf16_to_float: every 16-bit code, at every start around the vector width,
+// widened to the same float32 bits as the scalar conversions.
+TEST(Widening, SameBitsAsTheScalarConversions) {
+  std::vector<uint16_t> codes(65536 + 64);
+  for (size_t i = 0; i < codes.size(); ++i) {
+    codes[i] = static_cast<uint16_t>(i);
   }
+  oa_test::for_each_simd_target([&] {
+    for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+      for (int64_t start : {0, 1, 7, 33}) {
+        SCOPED_TRACE("dtype " + std::to_string(dtype) + ", start " + std::to_string(start));
+        const int64_t n = 65536;
+        std::vector<float> out(static_cast<size_t>(n));
+        if (dtype == ACL_FLOAT16) {
+          oa::simd::half_to_float(codes.data() + start, n, out.data());
+        } else {
+          oa::simd::bf16_to_float(codes.data() + start, n, out.data());
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          const uint16_t code = codes[start + i];
+          const float expected =
+              dtype == ACL_FLOAT16 ? oa::half_to_float(code) : oa::bf16_to_float(code);
+          uint32_t got_bits;
+          uint32_t expected_bits;
+          std::memcpy(&got_bits, &out[i], 4);
+          std::memcpy(&expected_bits, &expected, 4);
+          ASSERT_EQ(got_bits, expected_bits) << "code " << code;
+        }
+      }
+    }
+  });
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "ops/smooth_l1_loss/cases.h"
 #include "ops/smooth_l1_loss/run.h"
+#include "simd_targets.h"
 #include "test_env.h"
 
 namespace {
@@ -184,31 +185,34 @@ TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
 }
 
 // The same for contiguous operands of the full shape, which SIMD converts in registers (one dtype
-// switch per vector for a mix): every mix, unaligned starts, vector tails, every forward reduction.
+// switch per vector for a mix): every mix, unaligned starts, vector tails, every forward reduction,
+// on every SIMD target the CPU has.
 TEST(SmoothL1LossDeterminism, ContiguousOperandsSimdAndScalar) {
   std::mt19937 rng(3004);
   const RandomOptions options = contiguous_options();
   int index = 0;
-  // Each backward mix {a, b, c, out}, then the forward mix {a, b, c}.
-  for_each_dtype_mix<3>([&](const aclDataType* mix) {
-    for (aclDataType out : kFloatTypes) {
-      const aclDataType dtypes[4] = {mix[0], mix[1], mix[2], out};
-      BackwardCase b = random_backward(rng, options, dtypes, index % 3, kBetas[index % 6]);
-      ++index;
-      add_ties(rng, &b.grad_output);
-      add_ties(rng, &b.self);
-      add_ties(rng, &b.target);
-      const std::vector<unsigned char> before = b.grad_input.storage->host;
-      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
-    }
-    // Every reduction: the mean and sum add blocks of terms computed in registers.
-    for (int64_t reduction = 0; reduction < 3; ++reduction) {
-      ForwardCase f = random_forward(rng, options, mix, reduction, kBetas[index % 6]);
-      add_ties(rng, &f.self);
-      add_ties(rng, &f.target);
-      const std::vector<unsigned char> before = f.result.storage->host;
-      simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
-    }
+  oa_test::for_each_simd_target([&] {
+    // Each backward mix {a, b, c, out}, then the forward mix {a, b, c}.
+    for_each_dtype_mix<3>([&](const aclDataType* mix) {
+      for (aclDataType out : kFloatTypes) {
+        const aclDataType dtypes[4] = {mix[0], mix[1], mix[2], out};
+        BackwardCase b = random_backward(rng, options, dtypes, index % 3, kBetas[index % 6]);
+        ++index;
+        add_ties(rng, &b.grad_output);
+        add_ties(rng, &b.self);
+        add_ties(rng, &b.target);
+        const std::vector<unsigned char> before = b.grad_input.storage->host;
+        simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+      }
+      // Every reduction: the mean and sum add blocks of terms computed in registers.
+      for (int64_t reduction = 0; reduction < 3; ++reduction) {
+        ForwardCase f = random_forward(rng, options, mix, reduction, kBetas[index % 6]);
+        add_ties(rng, &f.self);
+        add_ties(rng, &f.target);
+        const std::vector<unsigned char> before = f.result.storage->host;
+        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+      }
+    });
   });
 }
 
