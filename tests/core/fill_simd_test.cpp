@@ -1,12 +1,14 @@
 // fill_bytes: exactly the bytes asked for get the value, for every length and alignment around the
 // vector width, in both of its ways (plain stores for cache-resident outputs, streaming stores for
-// larger ones).
+// larger ones), on every SIMD target the CPU has.
 #include "core/fill_simd.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
+
+#include "simd_targets.h"
 
 namespace {
 
@@ -29,16 +31,18 @@ void check_fill(uint8_t value, int64_t offset, int64_t bytes, int64_t output_byt
 
 TEST(FillBytes, ExactlyTheBytesAskedFor) {
   const int64_t streamed = oa::simd::kCachedOutputBytes + 1;
-  for (uint8_t value : {0x00, 0x3c}) {
-    for (int64_t output_bytes : {int64_t{0}, streamed}) {
-      for (int64_t offset : {0, 1, 3, 8, 31, 33, 63}) {
-        for (int64_t bytes :
-             {0, 1, 7, 63, 64, 65, 127, 128, 255, 256, 257, 511, 1000, 4096, 5003}) {
-          check_fill(value, offset, bytes, output_bytes == 0 ? bytes : output_bytes);
+  oa_test::for_each_simd_target([&] {
+    for (uint8_t value : {0x00, 0x3c}) {
+      for (int64_t output_bytes : {int64_t{0}, streamed}) {
+        for (int64_t offset : {0, 1, 3, 8, 31, 33, 63}) {
+          for (int64_t bytes :
+               {0, 1, 7, 63, 64, 65, 127, 128, 255, 256, 257, 511, 1000, 4096, 5003}) {
+            check_fill(value, offset, bytes, output_bytes == 0 ? bytes : output_bytes);
+          }
         }
       }
     }
-  }
+  });
 }
 
 TEST(FillBytes, LargeStreamingFill) {
