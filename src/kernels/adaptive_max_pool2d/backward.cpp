@@ -80,6 +80,11 @@ void for_each_output(const BackwardPlan& plan, const I* indices, const T* grad_o
   const View& gv = plan.grad_output;
   const int64_t wo = plan.dims.wo;
   if (iv.sw == 1 && gv.sw == 1 && (plan.dims.ho == 1 || (iv.sh == wo && gv.sh == wo))) {
+    // Unrolled: the loop is a load of an index, an addition and a store per output, and one copy
+    // of it ran 3-13 % faster or slower with nothing but its address changed (in-process A/B,
+    // float32 64x64x32x32 to 16x16: four copies 1.10x against the faster address, 1.22x against
+    // the slower; bfloat16 1.12-1.14x; sparse cases 0.98-1.15x; eight copies 0.95-0.97x of four).
+#pragma GCC unroll 4
     for (int64_t k = 0; k < plan.dims.ho * wo; ++k) {
       f(static_cast<int64_t>(indices[k]), grad_output[k]);
     }
