@@ -78,14 +78,16 @@ class ReducePlan : public Plan {
         partials[chunk] = accumulate(terms, n, partials[chunk]);
       }
     });
-    double total = combine_partials(partials, loop_.chunks());
-    // Which NaN a sum of NaNs ends as depends on the order of each addition's operands, which the
-    // vectorised loops do not fix: a NaN total is the canonical quiet NaN.
-    if (std::isnan(total)) {
-      total = std::numeric_limits<double>::quiet_NaN();
-    }
+    const double total = combine_partials(partials, loop_.chunks());
     // The mean of no terms is 0/0 = NaN.
-    float value = static_cast<float>(mean_ ? total / static_cast<double>(loop_.numel) : total);
+    double result = mean_ ? total / static_cast<double>(loop_.numel) : total;
+    // Which NaN a sum of NaNs ends as depends on the order of each addition's operands, which the
+    // vectorised loops do not fix, and 0/0 is x86's negative default NaN: a NaN result is the
+    // canonical quiet NaN.
+    if (std::isnan(result)) {
+      result = std::numeric_limits<double>::quiet_NaN();
+    }
+    float value = static_cast<float>(result);
     char* out = static_cast<char*>(result_.data) +
                 result_.offset * static_cast<int64_t>(dtype_bits(result_.dtype) / 8);
     store_floats(isa_, result_.dtype, &value, 1, out, 1);

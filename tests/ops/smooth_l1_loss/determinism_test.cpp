@@ -140,47 +140,49 @@ void add_ties(std::mt19937& rng, Operand* operand) {
 }
 
 // The scalar and SIMD kernels and conversions give the same bits for every dtype mix, contiguous
-// (the vector conversions) and strided, for all reductions.
+// (the vector conversions) and strided, for all reductions, on every SIMD target the CPU has.
 TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
   std::mt19937 rng(3002);
-  const ViewStyle styles[] = {ViewStyle::contiguous(), ViewStyle::input()};
-  int index = 0;
-  for_each_dtype_mix<4>([&](const aclDataType* dtypes) {
-    const ViewStyle& style = styles[index % 2];
-    BackwardCase b;
-    b.reduction = index % 3;
-    b.beta = kBetas[index % 6];
-    ++index;
-    const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
-    b.grad_output = random_operand(rng, "gradOutput", shape, dtypes[0], style, true, b.beta);
-    b.self = random_operand(rng, "self", shape, dtypes[1], style, true, b.beta);
-    b.target =
-        random_operand(rng, "target", {shape[1]}, dtypes[2], ViewStyle::contiguous(), true, b.beta);
-    b.grad_input =
-        random_operand(rng, "gradInput", shape, dtypes[3],
-                       index % 2 == 0 ? ViewStyle::contiguous() : ViewStyle(), false, b.beta);
-    add_ties(rng, &b.grad_output);
-    add_ties(rng, &b.self);
-    const std::vector<unsigned char> before = b.grad_input.storage->host;
-    simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
-  });
-  index = 0;
-  for_each_dtype_mix<3>([&](const aclDataType* dtypes) {
-    for (int64_t reduction = 0; reduction < 3; ++reduction) {
+  oa_test::for_each_simd_target([&] {
+    const ViewStyle styles[] = {ViewStyle::contiguous(), ViewStyle::input()};
+    int index = 0;
+    for_each_dtype_mix<4>([&](const aclDataType* dtypes) {
       const ViewStyle& style = styles[index % 2];
-      ForwardCase f;
-      f.reduction = reduction;
-      f.beta = kBetas[index % 6];
+      BackwardCase b;
+      b.reduction = index % 3;
+      b.beta = kBetas[index % 6];
       ++index;
       const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
-      f.self = random_operand(rng, "self", shape, dtypes[0], style, true, f.beta);
-      f.target = random_operand(rng, "target", shape, dtypes[1], style, true, f.beta);
-      f.result = random_operand(rng, "result", reduction == 0 ? shape : Dims{1}, dtypes[2],
-                                ViewStyle::contiguous(), false, f.beta);
-      add_ties(rng, &f.self);
-      const std::vector<unsigned char> before = f.result.storage->host;
-      simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
-    }
+      b.grad_output = random_operand(rng, "gradOutput", shape, dtypes[0], style, true, b.beta);
+      b.self = random_operand(rng, "self", shape, dtypes[1], style, true, b.beta);
+      b.target = random_operand(rng, "target", {shape[1]}, dtypes[2], ViewStyle::contiguous(), true,
+                                b.beta);
+      b.grad_input =
+          random_operand(rng, "gradInput", shape, dtypes[3],
+                         index % 2 == 0 ? ViewStyle::contiguous() : ViewStyle(), false, b.beta);
+      add_ties(rng, &b.grad_output);
+      add_ties(rng, &b.self);
+      const std::vector<unsigned char> before = b.grad_input.storage->host;
+      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+    });
+    index = 0;
+    for_each_dtype_mix<3>([&](const aclDataType* dtypes) {
+      for (int64_t reduction = 0; reduction < 3; ++reduction) {
+        const ViewStyle& style = styles[index % 2];
+        ForwardCase f;
+        f.reduction = reduction;
+        f.beta = kBetas[index % 6];
+        ++index;
+        const Dims shape = {draw(rng, 1, 40), draw(rng, 30, 70)};
+        f.self = random_operand(rng, "self", shape, dtypes[0], style, true, f.beta);
+        f.target = random_operand(rng, "target", shape, dtypes[1], style, true, f.beta);
+        f.result = random_operand(rng, "result", reduction == 0 ? shape : Dims{1}, dtypes[2],
+                                  ViewStyle::contiguous(), false, f.beta);
+        add_ties(rng, &f.self);
+        const std::vector<unsigned char> before = f.result.storage->host;
+        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+      }
+    });
   });
 }
 

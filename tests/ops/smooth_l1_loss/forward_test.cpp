@@ -199,7 +199,7 @@ TEST(SmoothL1LossForward, InfinitiesAndNaN) {
 
 // A mean or sum with NaN terms is the canonical quiet NaN (positive, no payload) in the result's
 // dtype, whatever NaNs the inputs hold and on both paths: which NaN a sum of NaNs keeps depends on
-// the order of each addition's operands.
+// the order of each addition's operands. So is the mean of no terms (0/0).
 TEST(SmoothL1LossForward, NaNReductionsAreTheCanonicalNaN) {
   struct Codes {
     aclDataType dtype;
@@ -231,6 +231,16 @@ TEST(SmoothL1LossForward, NaNReductionsAreTheCanonicalNaN) {
             << dtype_text(codes.dtype) << ", reduction " << reduction << ", " << isa;
       }
     }
+    ForwardCase empty;
+    empty.reduction = 1;
+    empty.beta = 1.0f;
+    empty.self = filled_operand("self", {0}, codes.dtype, {});
+    empty.target = filled_operand("target", {0}, codes.dtype, {});
+    empty.result = filled_operand("result", {}, codes.dtype, {});
+    ASSERT_EQ(run_forward(empty), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    empty.result.storage->download();
+    EXPECT_EQ(oa_ref::read_code(empty.result.view(), 0), codes.canonical)
+        << dtype_text(codes.dtype) << ", mean of no terms";
   }
 }
 
