@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "acl/acl_base.h"
 #include "core/float_convert.h"
@@ -163,6 +164,27 @@ void StorePairFromFloat(D df, hn::Vec<D> a, hn::Vec<D> b, aclDataType dtype, voi
 #endif
   StoreFromFloat(df, a, dtype, base, i);
   StoreFromFloat(df, b, dtype, base, i + static_cast<int64_t>(hn::Lanes(df)));
+}
+
+// f(std::integral_constant<aclDataType, kAll>{}), with kAll the dtype that dtype[0, count) all
+// share, or ACL_DT_UNDEFINED when they differ (each is then read at run time): kernels specialise
+// on the common case of one dtype.
+template <class F>
+decltype(auto) WithCommonDtype(const aclDataType* dtype, int count, const F& f) {
+  bool one_dtype = true;
+  for (int o = 1; o < count; ++o) {
+    one_dtype = one_dtype && dtype[o] == dtype[0];
+  }
+  switch (one_dtype ? dtype[0] : ACL_DT_UNDEFINED) {
+    case ACL_FLOAT:
+      return f(std::integral_constant<aclDataType, ACL_FLOAT>{});
+    case ACL_FLOAT16:
+      return f(std::integral_constant<aclDataType, ACL_FLOAT16>{});
+    case ACL_BF16:
+      return f(std::integral_constant<aclDataType, ACL_BF16>{});
+    default:
+      return f(std::integral_constant<aclDataType, ACL_DT_UNDEFINED>{});
+  }
 }
 
 // How far ahead of a loop over operands far larger than the caches its inputs are prefetched: the

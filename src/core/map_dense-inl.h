@@ -91,24 +91,9 @@ HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, in
 template <int Inputs, class D, class VectorOp, class ScalarOp>
 void MapDense(D df, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream,
               const VectorOp& vector_op, const ScalarOp& scalar_op) {
-  bool one_dtype = true;
-  for (int o = 1; o <= Inputs; ++o) {
-    one_dtype = one_dtype && dtype[o] == dtype[0];
-  }
-  switch (one_dtype ? dtype[0] : ACL_DT_UNDEFINED) {
-    case ACL_FLOAT:
-      MapDenseAs<Inputs, ACL_FLOAT>(df, dtype, ptr, n, stream, vector_op, scalar_op);
-      return;
-    case ACL_FLOAT16:
-      MapDenseAs<Inputs, ACL_FLOAT16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
-      return;
-    case ACL_BF16:
-      MapDenseAs<Inputs, ACL_BF16>(df, dtype, ptr, n, stream, vector_op, scalar_op);
-      return;
-    default:
-      MapDenseAs<Inputs, ACL_DT_UNDEFINED>(df, dtype, ptr, n, stream, vector_op, scalar_op);
-      return;
-  }
+  WithCommonDtype(dtype, Inputs + 1, [&](auto all) {
+    MapDenseAs<Inputs, decltype(all)::value>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+  });
 }
 
 }  // namespace HWY_NAMESPACE

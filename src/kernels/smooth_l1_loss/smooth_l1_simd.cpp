@@ -153,16 +153,9 @@ HWY_FLATTEN double ForwardSumAs(float beta, const aclDataType* dtype, const char
 
 double ForwardSum(float beta, const aclDataType* dtype, const char* const* ptr, int64_t n,
                   double acc) {
-  switch (dtype[0] == dtype[1] ? dtype[0] : ACL_DT_UNDEFINED) {
-    case ACL_FLOAT:
-      return ForwardSumAs<ACL_FLOAT>(beta, dtype, ptr, n, acc);
-    case ACL_FLOAT16:
-      return ForwardSumAs<ACL_FLOAT16>(beta, dtype, ptr, n, acc);
-    case ACL_BF16:
-      return ForwardSumAs<ACL_BF16>(beta, dtype, ptr, n, acc);
-    default:
-      return ForwardSumAs<ACL_DT_UNDEFINED>(beta, dtype, ptr, n, acc);
-  }
+  return simd::WithCommonDtype(dtype, 2, [&](auto all) {
+    return ForwardSumAs<decltype(all)::value>(beta, dtype, ptr, n, acc);
+  });
 }
 
 }  // namespace HWY_NAMESPACE
