@@ -1,6 +1,7 @@
 // The elementwise engine's register path for Highway kernels, included once per target (the
-// usual Highway toggle guard): a strip whose operands are all contiguous, of any FLOAT, FLOAT16
-// and BF16 mix, is widened and narrowed a vector at a time, with no float32 blocks in between.
+// usual Highway toggle guard): a strip whose operands are contiguous (or, for an input, one value
+// along the strip), of any FLOAT, FLOAT16 and BF16 mix, is widened and narrowed a vector at a
+// time, with no float32 blocks in between.
 #if defined(OA_CORE_MAP_DENSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef OA_CORE_MAP_DENSE_INL_H_
 #undef OA_CORE_MAP_DENSE_INL_H_
@@ -11,6 +12,7 @@
 #include <hwy/highway.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "acl/acl_base.h"
 #include "core/convert.h"
@@ -22,24 +24,45 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // MapDense with every operand's dtype known at compile time (kAll), or read from dtype at run time
-// (kAll = ACL_DT_UNDEFINED: a switch per vector and operand, which goes the same way every time).
+// (kAll = ACL_DT_UNDEFINED: a switch per vector and operand, which goes the same way every time),
+// and with kBroadcast when some input may be one value (stride 0): such an input is read from a
+// vector's worth of copies of its element, at index i & 0, so that the loop has no branch on it.
 // Flattened: GCC otherwise left the kernel's vector_op out of line, a call per vector that reloads
 // its constants (SmoothL1 backward, 16M elements, 2 threads, in-process A/B: 1.12-1.13x on mixed
 // dtypes, 1.03-1.07x on bfloat16, 1.02-1.04x on float32, float16 unchanged).
-template <int Inputs, aclDataType kAll, class D, class VectorOp, class ScalarOp>
-HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, int64_t n,
-                            bool stream, const VectorOp& vector_op, const ScalarOp& scalar_op) {
+template <int Inputs, aclDataType kAll, bool kBroadcast, class D, class VectorOp, class ScalarOp>
+HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, const int64_t* stride,
+                            int64_t n, bool stream, const VectorOp& vector_op,
+                            const ScalarOp& scalar_op) {
   const auto lanes = static_cast<int64_t>(hn::Lanes(df));
   const auto type = [&](int o) { return kAll == ACL_DT_UNDEFINED ? dtype[o] : kAll; };
+  // Input k's elements and the mask its indices are taken with.
+  const char* input[Inputs];
+  int64_t mask[Inputs];
+  alignas(HWY_MAX_BYTES) char copies[Inputs][HWY_MAX_BYTES];
+  for (int k = 0; k < Inputs; ++k) {
+    input[k] = ptr[k + 1];
+    mask[k] = -1;
+    if (kBroadcast && stride[k + 1] == 0) {
+      const int64_t size = type(k + 1) == ACL_FLOAT ? 4 : 2;
+      for (int64_t at = 0; at < HWY_MAX_BYTES; at += size) {
+        std::memcpy(copies[k] + at, ptr[k + 1], static_cast<size_t>(size));
+      }
+      input[k] = copies[k];
+      mask[k] = 0;
+    }
+  }
+  const auto index = [&](int k, int64_t i) { return kBroadcast ? i & mask[k] : i; };
   const auto element = [&](int64_t i) {
-    const auto in = [&](int k) { return load_float(type(k + 1), ptr[k + 1], i); };
+    const auto in = [&](int k) { return load_float(type(k + 1), input[k], index(k, i)); };
     store_float(type(0), scalar_op(in), ptr[0], i);
   };
-  // Operands far larger than the caches: the inputs are prefetched.
+  // Operands far larger than the caches: the inputs are prefetched (a one-value input's prefetch
+  // lands in this thread's stack: harmless, and cheaper than a branch).
   const bool prefetch = stream;
   const auto prefetch_inputs = [&](int64_t at) {
-    for (int k = 1; k <= Inputs; ++k) {
-      PrefetchAhead(ptr[k], at, type(k) == ACL_FLOAT ? 4 : 2);
+    for (int k = 0; k < Inputs; ++k) {
+      PrefetchAhead(input[k], index(k, at), type(k + 1) == ACL_FLOAT ? 4 : 2);
     }
   };
   float* out = reinterpret_cast<float*>(ptr[0]);
@@ -52,7 +75,7 @@ HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, in
   stream = stream && reinterpret_cast<uintptr_t>(out + i) % (lanes * sizeof(float)) == 0;
   // Input k widened from element `at`, and the vector stored at element `at`.
   const auto inputs_at = [&](int64_t at) {
-    return [&, at](int k) { return LoadAsFloat(df, type(k + 1), ptr[k + 1], at); };
+    return [&, at](int k) { return LoadAsFloat(df, type(k + 1), input[k], index(k, at)); };
   };
   const auto put = [&](hn::Vec<D> v, int64_t at) {
     if (stream) {
@@ -83,16 +106,26 @@ HWY_FLATTEN void MapDenseAs(D df, const aclDataType* dtype, char* const* ptr, in
   }
 }
 
-// ptr[0][i] = op(ptr[1][i], ..., ptr[Inputs][i]) for i < n, the operands contiguous, of dtype[o].
+// ptr[0][i] = op(ptr[1][i], ..., ptr[Inputs][i]) for i < n, the output contiguous, each input
+// contiguous (stride[k] 1) or one value for every i (stride[k] 0), of dtype[o].
 // vector_op(in) and scalar_op(in) compute one vector or one element from in(k), input k widened;
 // they must round alike. stream says the operands are far larger than the caches: the inputs are
 // then prefetched, and a FLOAT output is written with streaming stores (a 16-bit one never: on
 // this project's machines that was slower than storing it normally).
 template <int Inputs, class D, class VectorOp, class ScalarOp>
-void MapDense(D df, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream,
-              const VectorOp& vector_op, const ScalarOp& scalar_op) {
+void MapDense(D df, const aclDataType* dtype, char* const* ptr, const int64_t* stride, int64_t n,
+              bool stream, const VectorOp& vector_op, const ScalarOp& scalar_op) {
+  bool broadcast = false;
+  for (int k = 1; k <= Inputs; ++k) {
+    broadcast = broadcast || stride[k] == 0;
+  }
   WithCommonDtype(dtype, Inputs + 1, [&](auto all) {
-    MapDenseAs<Inputs, decltype(all)::value>(df, dtype, ptr, n, stream, vector_op, scalar_op);
+    constexpr aclDataType kAll = decltype(all)::value;
+    if (broadcast) {
+      MapDenseAs<Inputs, kAll, true>(df, dtype, ptr, stride, n, stream, vector_op, scalar_op);
+    } else {
+      MapDenseAs<Inputs, kAll, false>(df, dtype, ptr, stride, n, stream, vector_op, scalar_op);
+    }
   });
 }
 

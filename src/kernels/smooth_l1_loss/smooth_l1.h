@@ -49,21 +49,21 @@ inline float smooth_l1_term(float d, float beta) {
 void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_output, const float* x,
                         const float* y, float* out, int64_t n, bool stream);
 
-// The same in SIMD on contiguous operands of any FLOAT, FLOAT16 and BF16 mix: ptr[0] the output,
-// ptr[1..3] gradOutput, x and y, of dtype[0..3]. Inputs are widened exactly and the output rounded
-// once, so the bits equal those of smooth_l1_backward on float32 copies. Only a FLOAT output is
-// streamed (a 16-bit one was slower streamed than stored normally).
+// The same in SIMD on operands of any FLOAT, FLOAT16 and BF16 mix: ptr[0] the output, ptr[1..3]
+// gradOutput, x and y, of dtype[0..3]; the output contiguous, each input contiguous (stride 1) or
+// one value for all n (stride 0). Inputs are widened exactly and the output rounded once, so the
+// bits equal those of smooth_l1_backward on float32 copies. Only a FLOAT output is streamed (a
+// 16-bit one was slower streamed than stored normally).
 void smooth_l1_backward_dense(float beta, float scale, const aclDataType* dtype, char* const* ptr,
-                              int64_t n, bool stream);
+                              const int64_t* stride, int64_t n, bool stream);
 
 // out[i] = term(x[i] - y[i]); stream as above.
 void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, float* out, int64_t n,
                        bool stream);
 
-// The same in SIMD on contiguous operands of any FLOAT, FLOAT16 and BF16 mix: ptr[0] the output,
-// ptr[1..2] x and y, as smooth_l1_backward_dense.
-void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n,
-                             bool stream);
+// The same in SIMD: ptr[0] the output, ptr[1..2] x and y, as smooth_l1_backward_dense.
+void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr,
+                             const int64_t* stride, int64_t n, bool stream);
 
 // acc + Σ term(x[i] - y[i]) for i < n over contiguous inputs x = ptr[0] and y = ptr[1] of any
 // FLOAT, FLOAT16 and BF16 mix (dtype[0..1]), computed in SIMD registers and added as accumulate

@@ -75,13 +75,13 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   }
 }
 
-void BackwardDense(float beta, float scale, const aclDataType* dtype, char* const* ptr, int64_t n,
-                   bool stream) {
+void BackwardDense(float beta, float scale, const aclDataType* dtype, char* const* ptr,
+                   const int64_t* stride, int64_t n, bool stream) {
   const hn::ScalableTag<float> df;
   const auto vbeta = hn::Set(df, beta);
   const auto vscale = hn::Set(df, scale);
   simd::MapDense<3>(
-      df, dtype, ptr, n, stream,
+      df, dtype, ptr, stride, n, stream,
       [&](const auto& in) { return GradInput(df, in(1), in(2), in(0), vbeta, vscale); },
       [&](const auto& in) { return smooth_l1_grad_input(in(1), in(2), in(0), beta, scale); });
 }
@@ -121,11 +121,12 @@ void Forward(float beta, const float* x, const float* y, float* out, int64_t n, 
   }
 }
 
-void ForwardDense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n, bool stream) {
+void ForwardDense(float beta, const aclDataType* dtype, char* const* ptr, const int64_t* stride,
+                  int64_t n, bool stream) {
   const hn::ScalableTag<float> df;
   const auto vbeta = hn::Set(df, beta);
   simd::MapDense<2>(
-      df, dtype, ptr, n, stream,
+      df, dtype, ptr, stride, n, stream,
       [&](const auto& in) { return Term(df, hn::Sub(in(0), in(1)), vbeta); },
       [&](const auto& in) { return smooth_l1_term(in(0) - in(1), beta); });
 }
@@ -183,8 +184,8 @@ void smooth_l1_backward(Isa isa, float beta, float scale, const float* grad_outp
 }
 
 void smooth_l1_backward_dense(float beta, float scale, const aclDataType* dtype, char* const* ptr,
-                              int64_t n, bool stream) {
-  HWY_DYNAMIC_DISPATCH(BackwardDense)(beta, scale, dtype, ptr, n, stream);
+                              const int64_t* stride, int64_t n, bool stream) {
+  HWY_DYNAMIC_DISPATCH(BackwardDense)(beta, scale, dtype, ptr, stride, n, stream);
 }
 
 void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, float* out, int64_t n,
@@ -198,9 +199,9 @@ void smooth_l1_forward(Isa isa, float beta, const float* x, const float* y, floa
   }
 }
 
-void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr, int64_t n,
-                             bool stream) {
-  HWY_DYNAMIC_DISPATCH(ForwardDense)(beta, dtype, ptr, n, stream);
+void smooth_l1_forward_dense(float beta, const aclDataType* dtype, char* const* ptr,
+                             const int64_t* stride, int64_t n, bool stream) {
+  HWY_DYNAMIC_DISPATCH(ForwardDense)(beta, dtype, ptr, stride, n, stream);
 }
 
 double smooth_l1_forward_sum(float beta, const aclDataType* dtype, const char* const* ptr,

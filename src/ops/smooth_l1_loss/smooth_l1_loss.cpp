@@ -34,7 +34,8 @@ class ElementwisePlan : public Plan {
   aclnnStatus run(void*) const override {
     for_each_strip(loop_, [&](int64_t, const Strip& strip) {
       if (isa_ == Isa::simd && dense_strip(loop_, strip)) {
-        kernels::smooth_l1_forward_dense(beta_, dtypes_.dtype, strip.ptr, strip.n, stream_);
+        kernels::smooth_l1_forward_dense(beta_, dtypes_.dtype, strip.ptr, strip.stride, strip.n,
+                                         stream_);
         return;
       }
       map_floats<2>(

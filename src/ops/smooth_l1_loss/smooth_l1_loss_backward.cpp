@@ -28,10 +28,11 @@ class BackwardPlan : public Plan {
 
   aclnnStatus run(void*) const override {
     for_each_strip(loop_, [&](int64_t, const Strip& strip) {
-      // Contiguous operands are converted in registers, without float32 blocks in between.
+      // Contiguous operands (and one-value inputs of one 16-bit dtype) are converted in registers,
+      // without float32 blocks in between.
       if (isa_ == Isa::simd && dense_strip(loop_, strip)) {
-        kernels::smooth_l1_backward_dense(beta_, scale_, dtypes_.dtype, strip.ptr, strip.n,
-                                          stream_);
+        kernels::smooth_l1_backward_dense(beta_, scale_, dtypes_.dtype, strip.ptr, strip.stride,
+                                          strip.n, stream_);
         return;
       }
       map_floats<3>(isa_, loop_, strip,

@@ -218,6 +218,57 @@ TEST(SmoothL1LossDeterminism, ContiguousOperandsSimdAndScalar) {
   });
 }
 
+// Operands of one dtype where one input holds a single value along each row ([R, 1]) or for all
+// (0-d): FLOAT16 and BF16 strips go to the register kernels with that input widened once, FLOAT to
+// the block kernels. Against the float64 reference and bit for bit against the scalar path, with
+// unaligned row lengths, on every SIMD target the CPU has.
+TEST(SmoothL1LossDeterminism, OneValueInputsOfOneDtype) {
+  std::mt19937 rng(3005);
+  int index = 0;
+  oa_test::for_each_simd_target([&] {
+    for (aclDataType dtype : kFloatTypes) {
+      for (int broadcast = 0; broadcast < 3; ++broadcast) {
+        for (const bool scalar : {false, true}) {
+          BackwardCase b;
+          b.reduction = index % 3;
+          b.beta = kBetas[index % 6];
+          ++index;
+          const Dims shape = {draw(rng, 2, 5), draw(rng, 40, 300)};
+          const Dims one = scalar ? Dims{} : Dims{shape[0], 1};
+          const ViewStyle style = ViewStyle::contiguous();
+          b.grad_output = random_operand(rng, "gradOutput", broadcast == 0 ? one : shape, dtype,
+                                         style, true, b.beta);
+          b.self =
+              random_operand(rng, "self", broadcast == 1 ? one : shape, dtype, style, true, b.beta);
+          b.target = random_operand(rng, "target", broadcast == 2 ? one : shape, dtype, style, true,
+                                    b.beta);
+          b.grad_input = random_operand(rng, "gradInput", shape, dtype, style, false, b.beta);
+          add_ties(rng, &b.self);
+          const std::vector<unsigned char> before = b.grad_input.storage->host;
+          check_backward(b, "OneValueInputsOfOneDtype " + std::to_string(index));
+          simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+        }
+      }
+      for (const bool scalar : {false, true}) {
+        ForwardCase f;
+        f.reduction = 0;
+        f.beta = kBetas[index % 6];
+        ++index;
+        const Dims shape = {draw(rng, 2, 5), draw(rng, 40, 300)};
+        const ViewStyle style = ViewStyle::contiguous();
+        f.self = random_operand(rng, "self", shape, dtype, style, true, f.beta);
+        f.target = random_operand(rng, "target", scalar ? Dims{} : Dims{shape[0], 1}, dtype, style,
+                                  true, f.beta);
+        f.result = random_operand(rng, "result", shape, dtype, style, false, f.beta);
+        add_ties(rng, &f.self);
+        const std::vector<unsigned char> before = f.result.storage->host;
+        check_forward(f, "OneValueInputsOfOneDtype forward " + std::to_string(index));
+        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+      }
+    }
+  });
+}
+
 // Outputs of 16 MiB and more are written with streaming stores (after a head of normal stores up to
 // the vector alignment): a FLOAT gradInput in place on self, one element past a 64-byte boundary,
 // and a FLOAT forward result at offset 1; the same bits as the scalar path, nothing written
