@@ -195,11 +195,19 @@ decltype(auto) WithCommonDtype(const aclDataType* dtype, int count, const F& f) 
 // elements), so only such loops prefetch.
 constexpr int64_t kPrefetchBytes = 2048;
 
-// Prefetches the cache line kPrefetchBytes past element i of an array of elements of `bytes` at
+// The same for kernels called on float32 blocks of 512 elements (the elementwise engine's block
+// path: broadcast and strided strips), which stop between blocks: twice as far ahead keeps more
+// loads in flight across the stops (SmoothL1 backward, float32, 16M elements, 2 threads, in-process
+// A/B: target [4096, 1] 1.02-1.31x, median 1.18x; 0-d gradOutput 1.02-1.22x, median 1.14x). The
+// register path, one loop over the whole strip, was 0.96-0.99x with it, so it keeps 2 KiB.
+constexpr int64_t kBlockPrefetchBytes = 4096;
+
+// Prefetches the cache line `distance` bytes past element i of an array of elements of `bytes` at
 // base (a hint: it never faults, also past the array's end).
-inline void PrefetchAhead(const void* base, int64_t i, int64_t bytes) {
+inline void PrefetchAhead(const void* base, int64_t i, int64_t bytes,
+                          int64_t distance = kPrefetchBytes) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(base) + static_cast<uintptr_t>(i * bytes) +
-                       static_cast<uintptr_t>(kPrefetchBytes);
+                       static_cast<uintptr_t>(distance);
   hwy::Prefetch(reinterpret_cast<const char*>(at));
 }
 

@@ -62,9 +62,9 @@ void Backward(float beta, float scale, const float* grad_output, const float* x,
   stream = stream && (head > 0 || reinterpret_cast<uintptr_t>(out) % (lanes * 4) == 0);
   for (; i + lanes <= n; i += lanes) {
     if (prefetch) {
-      simd::PrefetchAhead(x, i, 4);
-      simd::PrefetchAhead(y, i, 4);
-      simd::PrefetchAhead(grad_output, i, 4);
+      simd::PrefetchAhead(x, i, 4, simd::kBlockPrefetchBytes);
+      simd::PrefetchAhead(y, i, 4, simd::kBlockPrefetchBytes);
+      simd::PrefetchAhead(grad_output, i, 4, simd::kBlockPrefetchBytes);
     }
     const auto g = GradInput(df, hn::LoadU(df, x + i), hn::LoadU(df, y + i),
                              hn::LoadU(df, grad_output + i), vbeta, vscale);
@@ -110,8 +110,8 @@ void Forward(float beta, const float* x, const float* y, float* out, int64_t n, 
   stream = stream && (head > 0 || reinterpret_cast<uintptr_t>(out) % (lanes * 4) == 0);
   for (; i + lanes <= n; i += lanes) {
     if (prefetch) {
-      simd::PrefetchAhead(x, i, 4);
-      simd::PrefetchAhead(y, i, 4);
+      simd::PrefetchAhead(x, i, 4, simd::kBlockPrefetchBytes);
+      simd::PrefetchAhead(y, i, 4, simd::kBlockPrefetchBytes);
     }
     const auto d = hn::Sub(hn::LoadU(df, x + i), hn::LoadU(df, y + i));
     Put(df, Term(df, d, vbeta), out + i, stream);
