@@ -82,6 +82,11 @@ ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
     loop.operands[o].dtype = full[o].dtype;
     loop.operands[o].element_size = full[o].element_size;
   }
+  const aclDataType first = loop.operands[0].dtype;
+  loop.one_16bit_dtype = first == ACL_FLOAT16 || first == ACL_BF16;
+  for (int o = 1; o < loop.operand_count; ++o) {
+    loop.one_16bit_dtype = loop.one_16bit_dtype && loop.operands[o].dtype == first;
+  }
   return loop;
 }
 

@@ -41,6 +41,9 @@ struct ElementwiseLoop {
   // An input runs along the last-but-one dim (transposed against the output): walk the last two
   // dims in tiles so that its cache lines are used whole. A chunk is then kTileRows rows.
   bool tiled = false;
+  // Every operand is FLOAT16, or every one BF16: strips with one-value inputs (stride 0) then go to
+  // the register kernels too (dense_strip).
+  bool one_16bit_dtype = false;
 
   int64_t chunks() const {
     if (numel == 0) {  // an empty shape keeps its 0 dim: the tiled count would divide by it
@@ -91,13 +94,8 @@ inline Strip strip_at(const ElementwiseLoop& loop, const int64_t* index, int64_t
 // target [4096, 1] 1.08-1.14x, all float16 with a 0-d gradOutput 1.28x); float32 operands are read
 // in place by the block kernels as well (0.93-1.0x in registers), and mixed dtypes ran 0.78x.
 inline bool dense_strip(const ElementwiseLoop& loop, const Strip& strip) {
-  const aclDataType dtype = loop.operands[0].dtype;
-  bool broadcast = dtype == ACL_FLOAT16 || dtype == ACL_BF16;
-  for (int o = 1; o < loop.operand_count; ++o) {
-    broadcast = broadcast && loop.operands[o].dtype == dtype;
-  }
   for (int o = 0; o < loop.operand_count; ++o) {
-    if (strip.stride[o] != 1 && !(broadcast && o > 0 && strip.stride[o] == 0)) {
+    if (strip.stride[o] != 1 && !(loop.one_16bit_dtype && o > 0 && strip.stride[o] == 0)) {
       return false;
     }
   }
