@@ -3,6 +3,7 @@
 // accumulated in float32 and rounded once to gradInput's dtype.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "acl/acl_base.h"
@@ -19,6 +20,15 @@ namespace oa::amp {
 //   buffer on the stack when a unit's sums fit in 32 KiB (else in the chunk's workspace slot), and
 //   rounded into gradInput (cheaper when outputs are few next to positions).
 enum class Accumulate { in_place, dense, sparse };
+
+// Tiled windows (see BackwardPlan::tiled): how far a window's last position may lie from its
+// first, p - first < kMaxWindowSpan, so that window_mask covers the window.
+constexpr int64_t kMaxWindowSpan = 128;
+// window_first covers at least this many outputs, so that the check of small planes runs long
+// loops.
+constexpr int64_t kMinWindowPeriod = 512;
+// The most positions a tiled plane has: its indices are narrowed to uint16.
+constexpr int64_t kMaxTiledPositions = int64_t{1} << 16;
 
 struct BackwardPlan {
   Dims dims;
@@ -40,6 +50,23 @@ struct BackwardPlan {
   // Dense sums whose planes are written whole with streaming stores: gradInput's planes are
   // contiguous, too large together to stay in cache, and each small enough for its sums to stay.
   bool stream_planes = false;
+  // Tiled windows: the windows of dense sums tile gradInput's contiguous planes (H % Ho == 0,
+  // W % Wo == 0, planes of at most kMaxTiledPositions). The index check then
+  // - writes the indices as uint16, row-major [N, C, Ho, Wo], into the workspace at
+  //   narrowed_offset bytes, and the kernel reads those;
+  // - writes one byte per chunk at own_offset bytes: 1 when every index of the chunk lies in its
+  //   own window. Each position then takes at most one output, so the kernel writes such a
+  //   chunk's planes by stores: zeros, then each output where its index says.
+  // A position p lies in the window whose first position is f exactly when p - f < kMaxWindowSpan
+  // and bit p - f of window_mask (bits 0-63 in [0], 64-127 in [1]) is set; window_first holds f
+  // for each output of a plane, row-major [Ho, Wo], repeated for window_period outputs (whole
+  // planes, at least kMinWindowPeriod outputs).
+  bool tiled = false;
+  std::array<uint64_t, 2> window_mask{};
+  const int32_t* window_first = nullptr;
+  int64_t window_period = 0;
+  int64_t narrowed_offset = 0;
+  int64_t own_offset = 0;
   // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
   Split split;
 };
@@ -52,6 +79,9 @@ using BackwardKernel = void (*)(const BackwardPlan& plan, int64_t chunk, void* w
 // the instruction set; null for any other dtype.
 BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
                                KernelIsa isa);
+
+// The kernel for a tiled plan: it reads the uint16 indices the check wrote into the workspace.
+BackwardKernel tiled_backward_kernel(aclDataType dtype, KernelIsa isa);
 
 // Workspace each chunk needs (0 when its sums are formed in gradInput or on the stack).
 int64_t backward_slot_bytes(const BackwardPlan& plan);

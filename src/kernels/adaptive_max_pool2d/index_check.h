@@ -10,8 +10,9 @@
 
 namespace oa::amp {
 
-// Whether every index the backward kernel reads for chunk `chunk` lies in [0, H * W).
-using IndexCheck = bool (*)(const BackwardPlan& plan, int64_t chunk);
+// Whether every index the backward kernel reads for chunk `chunk` lies in [0, H * W). For a tiled
+// plan it also writes what BackwardPlan::tiled says into the workspace.
+using IndexCheck = bool (*)(const BackwardPlan& plan, int64_t chunk, void* workspace);
 
 // For the indices' dtype (INT32, INT64), the layout and the instruction set; null for any other
 // dtype.

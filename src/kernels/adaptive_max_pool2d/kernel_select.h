@@ -30,6 +30,22 @@ class KernelSelect {
     }
   }
 
+  // The planes instance for indices of type I that are not an aclnn index dtype (uint16 indices
+  // the backward narrows itself); null for a dtype the kernels do not handle.
+  template <typename I>
+  static Kernel select_planes(aclDataType dtype, KernelIsa isa) {
+    switch (dtype) {
+      case ACL_FLOAT:
+        return for_isa<float, I, Layout::planes>(isa);
+      case ACL_FLOAT16:
+        return for_isa<Half, I, Layout::planes>(isa);
+      case ACL_BF16:
+        return for_isa<Bf16, I, Layout::planes>(isa);
+      default:
+        return nullptr;
+    }
+  }
+
  private:
   template <typename T, typename I, Layout kLayout>
   static void baseline(const Plan& plan, int64_t chunk, void* workspace) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/checks.h"
 #include "core/executor.h"
@@ -55,22 +56,27 @@ constexpr int64_t kParallelCheckBytes = int64_t{64} << 10;
 
 class BackwardRun final : public Plan {
  public:
-  BackwardRun(amp::BackwardPlan plan, aclDataType dtype, aclDataType index_dtype, int rank,
-              amp::KernelIsa isa)
+  BackwardRun(amp::BackwardPlan plan, std::vector<int32_t> window_first, aclDataType dtype,
+              aclDataType index_dtype, int rank, amp::KernelIsa isa)
       : plan_(std::move(plan)),
+        window_first_(std::move(window_first)),
         index_dtype_(index_dtype),
         rank_(rank),
-        kernel_(amp::backward_kernel(dtype, index_dtype, plan_.layout, isa)),
+        kernel_(plan_.tiled ? amp::tiled_backward_kernel(dtype, isa)
+                            : amp::backward_kernel(dtype, index_dtype, plan_.layout, isa)),
         check_(amp::index_check(index_dtype, plan_.layout, isa)),
         parallel_check_(plan_.dims.n * plan_.dims.c * plan_.dims.ho * plan_.dims.wo *
                             (index_dtype == ACL_INT64 ? 8 : 4) >=
-                        kParallelCheckBytes) {}
+                        kParallelCheckBytes) {
+    plan_.window_first = window_first_.data();
+  }
 
   aclnnStatus run(void* workspace) const override {
     const int64_t chunks = plan_.split.chunks;
     std::array<bool, amp::kMaxChunks> in_range{};
     parallel_for(
-        chunks, [&](int64_t chunk) { in_range[chunk] = check_(plan_, chunk); }, parallel_check_);
+        chunks, [&](int64_t chunk) { in_range[chunk] = check_(plan_, chunk, workspace); },
+        parallel_check_);
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       if (!in_range[chunk]) {
         return report_bad_index();
@@ -99,6 +105,7 @@ class BackwardRun final : public Plan {
   }
 
   amp::BackwardPlan plan_;
+  std::vector<int32_t> window_first_;  // BackwardPlan::window_first of a tiled plan
   aclDataType index_dtype_;
   int rank_;
   amp::BackwardKernel kernel_;
@@ -125,6 +132,51 @@ aclnnStatus check_leading_dims(const aclTensor& grad_output, const aclTensor& se
 bool uniform_positions(const amp::View& v, const amp::Dims& d, int64_t* stride) {
   *stride = d.w > 1 ? v.sw : (d.h > 1 ? v.sh : 1);
   return (d.w == 1 || v.sw == *stride) && (d.h == 1 || v.sh == d.w * *stride);
+}
+
+// Makes a plan of dense sums tiled (amp::BackwardPlan::tiled) where its windows allow, and returns
+// the first position of each output's window; empty for a plan left as it was.
+std::vector<int32_t> tile_windows(amp::BackwardPlan& plan) {
+  const amp::Dims& d = plan.dims;
+  const bool contiguous_planes = plan.uniform && plan.position_stride == 1;
+  if (plan.layout != amp::Layout::planes || plan.accumulate != amp::Accumulate::dense ||
+      plan.stream_planes || !contiguous_planes || plan.split.chunks == 0 || d.ho == 0 ||
+      d.wo == 0 || d.h % d.ho != 0 || d.w % d.wo != 0 || d.h * d.w > amp::kMaxTiledPositions) {
+    return {};
+  }
+  const int64_t kh = d.h / d.ho;
+  const int64_t kw = d.w / d.wo;
+  if ((kh - 1) * d.w + kw > amp::kMaxWindowSpan) {
+    return {};
+  }
+  plan.tiled = true;
+  for (int64_t r = 0; r < kh; ++r) {
+    for (int64_t c = 0; c < kw; ++c) {
+      const int64_t bit = r * d.w + c;
+      plan.window_mask[bit / 64] |= uint64_t{1} << (bit % 64);
+    }
+  }
+  const int64_t outputs = d.ho * d.wo;
+  plan.window_period = (amp::kMinWindowPeriod + outputs - 1) / outputs * outputs;
+  std::vector<int32_t> first(plan.window_period);
+  for (int64_t i = 0; i < d.ho; ++i) {
+    for (int64_t j = 0; j < d.wo; ++j) {
+      first[i * d.wo + j] = static_cast<int32_t>(i * kh * d.w + j * kw);
+    }
+  }
+  for (int64_t k = outputs; k < plan.window_period; k += outputs) {
+    std::copy_n(first.begin(), outputs, first.begin() + k);
+  }
+  const int64_t slots = plan.split.chunks * plan.split.slot_bytes;
+  plan.narrowed_offset = slots;
+  plan.own_offset = slots + amp::align64(d.n * d.c * d.ho * d.wo * int64_t{2});
+  return first;
+}
+
+// The bytes of workspace a plan needs.
+int64_t workspace_bytes(const amp::BackwardPlan& plan) {
+  return plan.tiled ? plan.own_offset + plan.split.chunks
+                    : plan.split.chunks * plan.split.slot_bytes;
 }
 
 amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
@@ -214,9 +266,11 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
   OA_TRY(check_output(kOp, out, {grad, index}, false));
 
   amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput);
-  const uint64_t workspace = static_cast<uint64_t>(plan.split.chunks * plan.split.slot_bytes);
-  auto run = std::make_unique<BackwardRun>(std::move(plan), self->dtype, indices->dtype,
-                                           static_cast<int>(self->shape.size()), amp::kernel_isa());
+  std::vector<int32_t> window_first = tile_windows(plan);
+  const auto workspace = static_cast<uint64_t>(workspace_bytes(plan));
+  auto run = std::make_unique<BackwardRun>(std::move(plan), std::move(window_first), self->dtype,
+                                           indices->dtype, static_cast<int>(self->shape.size()),
+                                           amp::kernel_isa());
   return make_executor(kOp, std::move(run), workspace, workspaceSize, executor);
 }
 

@@ -282,6 +282,77 @@ TEST(AdaptiveMaxPool2dBackward, LargeOutputWrittenPlaneByPlane) {
   }
 }
 
+// Windows that tile contiguous planes (H % Ho == 0, W % Wo == 0, a few positions each): the check
+// narrows the indices and notes per chunk whether every index lies in its own window; such chunks
+// are written by stores (a -0 gradient gives +0, a NaN the canonical quiet NaN), the others by
+// sums. Either way the same bits as planes with padded rows, which are never tiled, and as the
+// float32 order; and more workspace than those, for the narrowed indices.
+TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
+  struct Shape {
+    std::vector<int64_t> dims;
+    int64_t ho;
+    int64_t wo;
+  };
+  const Shape shapes[] = {{{2, 40, 32, 32}, 16, 16},  // 2x2 windows, several chunks
+                          {{3, 8, 28, 28}, 14, 14},  {{64, 12, 12}, 6, 6},
+                          {{2, 3, 64, 64}, 32, 32},  // a window spans 66 positions
+                          {{1, 4, 8, 8}, 8, 8},      // 1x1 windows
+                          {{2, 3, 9, 9}, 3, 9}};     // 3x1 windows
+  enum class Kind { own_windows, one_outside, arbitrary };
+  std::mt19937_64 rng(12);
+  for (const Shape& shape : shapes) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      for (aclDataType index_dtype : {ACL_INT32, ACL_INT64}) {
+        for (int variant = 0; variant < 6; ++variant) {
+          // gradOutput and indices contiguous, or with padded rows and an offset.
+          const Kind kind = static_cast<Kind>(variant / 2);
+          PoolCase c = simple_case(shape.dims, shape.ho, shape.wo, dtype);
+          c.index_dtype = index_dtype;
+          if (variant % 2 == 1) {
+            c.output_layout = c.index_layout = Layout{{}, 1, 2, 3};
+          }
+          SCOPED_TRACE(c.describe() + ", kind " + std::to_string(static_cast<int>(kind)));
+          const oa_ref::PoolShape s = c.ref_shape();
+          std::vector<int64_t> index;
+          if (kind == Kind::arbitrary) {
+            for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
+              index.push_back(static_cast<int64_t>(rng() % (s.h * s.w)));
+            }
+          } else {
+            const std::vector<double> x = random_values(rng, s.planes * s.h * s.w, Values::ties);
+            index = oa_ref::adaptive_max_pool2d(x, s).indices;
+          }
+          if (kind == Kind::one_outside) {
+            index[0] = index[s.ho * s.wo - 1];  // the last window's index, named twice
+          }
+          const std::vector<double> grad =
+              random_values(rng, s.planes * s.ho * s.wo, Values::specials);
+          Problem tiled(c, grad, index);
+          PoolCase padded_case = c;
+          padded_case.input_layout = Layout{{}, 1, 1, 0};
+          Problem padded(padded_case, grad, index);
+          for (const char* isa : {"simd", "scalar"}) {
+            oa_test::ScopedEnv isa_env("OPENACLNN_CPU_ISA", isa);
+            ASSERT_EQ(tiled.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            ASSERT_EQ(padded.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            expect_float32_order(c, tiled.grad_output.read(), index, tiled.grad_input);
+            EXPECT_TRUE(tiled.grad_input.only_view_written());
+            EXPECT_EQ(tiled.grad_input.read_bits(), padded.grad_input.read_bits()) << isa;
+          }
+          uint64_t tiled_workspace = 0;
+          uint64_t padded_workspace = 0;
+          aclOpExecutor* executor = nullptr;
+          ASSERT_EQ(tiled.plan(&tiled_workspace, &executor), ACLNN_SUCCESS);
+          EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+          ASSERT_EQ(padded.plan(&padded_workspace, &executor), ACLNN_SUCCESS);
+          EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+          EXPECT_GE(tiled_workspace, padded_workspace + s.planes * s.ho * s.wo * 2);
+        }
+      }
+    }
+  }
+}
+
 TEST(AdaptiveMaxPool2dBackward, EmptySelfDoesNothing) {
   // The indices would be out of range for any plane: with no gradInput element nothing is read.
   Problem p(simple_case({2, 0, 4}, 3, 3), std::vector<double>(18, 1.0),
