@@ -168,19 +168,21 @@ bool any_changed_by_sum(const BackwardPlan& plan, const T* grad_output) {
 
 // A plane of a tiled plan whose indices all lie in their own windows: every position takes at most
 // one output, whose float32 sum is 0 + gradOutput, so each output is stored, not added.
-// - float32: into the sums, which are then written out as usual. Storing into gradInput itself,
-//   zeroed first, measured 1.14-1.18x one hour and 0.72-0.83x the next on float32 64x64x32x32 to
-//   16x16, where this is 1.05-1.11x: probably because the plane's copy out of the sums, a string
-//   copy, writes gradInput's lines without reading them first.
-// - 16-bit: into gradInput, zeroed first, without the float32 sums and their rounding pass.
+// - float32 (dense sums): into the sums, which are then written out as usual. Storing into
+//   gradInput itself, zeroed first, measured 1.14-1.18x one hour and 0.72-0.83x the next on
+//   float32 64x64x32x32 to 16x16, where this is 1.05-1.11x: probably because the plane's copy out
+//   of the sums, a string copy, writes gradInput's lines without reading them first.
+// - 16-bit: into gradInput's plane, zeroed first unless `zeroed`, without the float32 sums.
 template <typename T, typename I>
 void store_lone_outputs(const BackwardPlan& plan, const I* indices, const T* grad_output,
-                        float* acc, T* out) {
+                        float* acc, T* out, bool zeroed) {
   if constexpr (std::is_same_v<T, float>) {
     for_each_output(plan, indices, grad_output, [&](int64_t p, T g) { acc[p] = g + 0.0f; });
     store_and_clear_plane(plan, acc, out);
   } else {
-    std::memset(static_cast<void*>(out), 0, plan.dims.h * plan.dims.w * sizeof(T));
+    if (!zeroed) {
+      std::memset(static_cast<void*>(out), 0, plan.dims.h * plan.dims.w * sizeof(T));
+    }
     if (any_changed_by_sum(plan, grad_output)) {
       for_each_output(plan, indices, grad_output,
                       [&](int64_t p, T g) { out[p] = from_float<T>(to_float(g) + 0.0f); });
@@ -271,6 +273,12 @@ void backward_planes(const BackwardPlan& given, int64_t chunk, void* workspace) 
       if (!zeroed) {
         zero_plane(plan, u.grad_input);
       }
+      if constexpr (kTiled) {
+        if (own_windows) {
+          store_lone_outputs(plan, u.indices, u.grad_output, acc, u.grad_input, true);
+          continue;
+        }
+      }
       for_each_output(plan, u.indices, u.grad_output, [&](int64_t p, T) { acc[p] = 0.0f; });
       for_each_output(plan, u.indices, u.grad_output,
                       [&](int64_t p, T g) { acc[p] += to_float(g); });
@@ -281,7 +289,7 @@ void backward_planes(const BackwardPlan& given, int64_t chunk, void* workspace) 
     }
     if constexpr (kTiled) {
       if (own_windows) {
-        store_lone_outputs(plan, u.indices, u.grad_output, acc, u.grad_input);
+        store_lone_outputs(plan, u.indices, u.grad_output, acc, u.grad_input, false);
         continue;
       }
     }

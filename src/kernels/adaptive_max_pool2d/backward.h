@@ -3,7 +3,6 @@
 // accumulated in float32 and rounded once to gradInput's dtype.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #include "acl/acl_base.h"
@@ -21,9 +20,6 @@ namespace oa::amp {
 //   rounded into gradInput (cheaper when outputs are few next to positions).
 enum class Accumulate { in_place, dense, sparse };
 
-// Tiled windows (see BackwardPlan::tiled): how far a window's last position may lie from its
-// first, p - first < kMaxWindowSpan, so that window_mask covers the window.
-constexpr int64_t kMaxWindowSpan = 128;
 // window_first covers at least this many outputs, so that the check of small planes runs long
 // loops.
 constexpr int64_t kMinWindowPeriod = 512;
@@ -57,12 +53,14 @@ struct BackwardPlan {
   // - writes one byte per chunk at own_offset bytes: 1 when every index of the chunk lies in its
   //   own window. Each position then takes at most one output, so the kernel writes such a
   //   chunk's planes by stores: zeros, then each output where its index says.
-  // A position p lies in the window whose first position is f exactly when p - f < kMaxWindowSpan
-  // and bit p - f of window_mask (bits 0-63 in [0], 64-127 in [1]) is set; window_first holds f
-  // for each output of a plane, row-major [Ho, Wo], repeated for window_period outputs (whole
-  // planes, at least kMinWindowPeriod outputs).
+  // A position p lies in the window whose first position is f exactly when o = p - f is below
+  // window_rows_span = kh * W and o mod W below kw; window_first holds f for each output of a
+  // plane, row-major [Ho, Wo], repeated for window_period outputs (whole planes, at least
+  // kMinWindowPeriod outputs); inverse_width is 1 / W.
   bool tiled = false;
-  std::array<uint64_t, 2> window_mask{};
+  int64_t window_rows_span = 0;
+  int32_t kw = 0;
+  float inverse_width = 0;
   const int32_t* window_first = nullptr;
   int64_t window_period = 0;
   int64_t narrowed_offset = 0;

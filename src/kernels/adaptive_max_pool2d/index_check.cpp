@@ -11,14 +11,18 @@ uint64_t as_unsigned(I v) {
   return static_cast<uint64_t>(static_cast<int64_t>(v));
 }
 
-// Whether position p lies in the window whose first position is `first` (plan.tiled): as a mask
-// test on the offset, without branches, so that the loops over indices vectorise.
-inline uint64_t in_window(const BackwardPlan& plan, int64_t p, int64_t first) {
-  const auto offset = static_cast<uint64_t>(p - first);
-  const uint64_t low = (plan.window_mask[0] >> (offset & 63)) & static_cast<uint64_t>(offset < 64);
-  const uint64_t high =
-      (plan.window_mask[1] >> (offset & 63)) & static_cast<uint64_t>(offset - 64 < 64);
-  return low | high;
+// Whether position p lies in the window whose first position is `first` (plan.tiled): its offset
+// o = p - first is below kh * W, and o mod W below kw. o is clamped to kh * W <= H * W <= 2^16, and
+// its row o div W comes from float arithmetic, exactly: o + 1/2 lies at least 1/(2W) from a
+// multiple of W, while (o + 1/2) * fl(1/W), rounded, errs by at most (kh + 1) * 2^-23, which is
+// less than 1/(2W) as (kh + 1) * W <= 2^17. Branch-free, so that the loops over indices vectorise.
+inline uint32_t in_window(const BackwardPlan& plan, int64_t p, int64_t first) {
+  const auto span = static_cast<uint64_t>(plan.window_rows_span);
+  const uint64_t offset = std::min(static_cast<uint64_t>(p - first), span);
+  const auto o = static_cast<int32_t>(offset);
+  const auto row = static_cast<int32_t>((static_cast<float>(o) + 0.5f) * plan.inverse_width);
+  const int32_t column = o - row * static_cast<int32_t>(plan.dims.w);
+  return static_cast<uint32_t>(offset < span) & static_cast<uint32_t>(column < plan.kw);
 }
 
 // For a tiled plan: also writes the chunk's indices as uint16 and whether all lie in their own
@@ -34,7 +38,7 @@ bool check_tiled(const BackwardPlan& plan, int64_t chunk, void* workspace) {
       range.begin * outputs;
   const int32_t* first = plan.window_first;
   uint64_t largest = 0;
-  uint64_t own = 1;
+  uint32_t own = 1;
   // Runs of the outputs of whole planes, as many as window_first holds.
   auto check_run = [&](const I* indices, int64_t count, uint16_t* out) {
     for (int64_t k = 0; k < count; ++k) {

@@ -139,23 +139,17 @@ bool uniform_positions(const amp::View& v, const amp::Dims& d, int64_t* stride) 
 std::vector<int32_t> tile_windows(amp::BackwardPlan& plan) {
   const amp::Dims& d = plan.dims;
   const bool contiguous_planes = plan.uniform && plan.position_stride == 1;
-  if (plan.layout != amp::Layout::planes || plan.accumulate != amp::Accumulate::dense ||
+  if (plan.layout != amp::Layout::planes || plan.accumulate == amp::Accumulate::in_place ||
       plan.stream_planes || !contiguous_planes || plan.split.chunks == 0 || d.ho == 0 ||
       d.wo == 0 || d.h % d.ho != 0 || d.w % d.wo != 0 || d.h * d.w > amp::kMaxTiledPositions) {
     return {};
   }
   const int64_t kh = d.h / d.ho;
   const int64_t kw = d.w / d.wo;
-  if ((kh - 1) * d.w + kw > amp::kMaxWindowSpan) {
-    return {};
-  }
   plan.tiled = true;
-  for (int64_t r = 0; r < kh; ++r) {
-    for (int64_t c = 0; c < kw; ++c) {
-      const int64_t bit = r * d.w + c;
-      plan.window_mask[bit / 64] |= uint64_t{1} << (bit % 64);
-    }
-  }
+  plan.window_rows_span = kh * d.w;
+  plan.kw = static_cast<int32_t>(kw);
+  plan.inverse_width = 1.0f / static_cast<float>(d.w);
   const int64_t outputs = d.ho * d.wo;
   plan.window_period = (amp::kMinWindowPeriod + outputs - 1) / outputs * outputs;
   std::vector<int32_t> first(plan.window_period);

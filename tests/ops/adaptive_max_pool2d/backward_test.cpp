@@ -282,11 +282,45 @@ TEST(AdaptiveMaxPool2dBackward, LargeOutputWrittenPlaneByPlane) {
   }
 }
 
-// Windows that tile contiguous planes (H % Ho == 0, W % Wo == 0, a few positions each): the check
-// narrows the indices and notes per chunk whether every index lies in its own window; such chunks
-// are written by stores (a -0 gradient gives +0, a NaN the canonical quiet NaN), the others by
-// sums. Either way the same bits as planes with padded rows, which are never tiled, and as the
-// float32 order; and more workspace than those, for the narrowed indices.
+// Runs a problem whose windows tile gradInput's contiguous planes, and the same problem with
+// padded rows in gradInput (never tiled): the same bits, the float32 order, and, when `tiled`
+// (every case but float32 with windows of 8 positions or more, whose sums are formed in gradInput
+// itself), more workspace than the padded one, for the narrowed indices.
+void check_tiled_against_padded(const PoolCase& c, const std::vector<int64_t>& index,
+                                const std::vector<double>& grad, bool tiled) {
+  Problem problem(c, grad, index);
+  PoolCase padded_case = c;
+  padded_case.input_layout = Layout{{}, 1, 1, 0};
+  Problem padded(padded_case, grad, index);
+  for (const char* isa : {"simd", "scalar"}) {
+    oa_test::ScopedEnv isa_env("OPENACLNN_CPU_ISA", isa);
+    ASSERT_EQ(problem.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(padded.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    expect_float32_order(c, problem.grad_output.read(), index, problem.grad_input);
+    EXPECT_TRUE(problem.grad_input.only_view_written());
+    EXPECT_EQ(problem.grad_input.read_bits(), padded.grad_input.read_bits()) << isa;
+  }
+  uint64_t workspace = 0;
+  uint64_t padded_workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(problem.plan(&workspace, &executor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  ASSERT_EQ(padded.plan(&padded_workspace, &executor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  if (tiled) {
+    EXPECT_GE(workspace, padded_workspace + index.size() * 2);
+  }
+}
+
+// Whether a tiled plan is expected for the case (see check_tiled_against_padded).
+bool expect_tiled(const PoolCase& c) {
+  const oa_ref::PoolShape s = c.ref_shape();
+  return c.dtype != ACL_FLOAT || s.h * s.w < 8 * s.ho * s.wo;
+}
+
+// Windows that tile contiguous planes (H % Ho == 0, W % Wo == 0): the check narrows the indices
+// and notes per chunk whether every index lies in its own window; such chunks are written by
+// stores (a -0 gradient gives +0, a NaN the canonical quiet NaN), the others by sums.
 TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
   struct Shape {
     std::vector<int64_t> dims;
@@ -295,9 +329,10 @@ TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
   };
   const Shape shapes[] = {{{2, 40, 32, 32}, 16, 16},  // 2x2 windows, several chunks
                           {{3, 8, 28, 28}, 14, 14},  {{64, 12, 12}, 6, 6},
-                          {{2, 3, 64, 64}, 32, 32},  // a window spans 66 positions
-                          {{1, 4, 8, 8}, 8, 8},      // 1x1 windows
-                          {{2, 3, 9, 9}, 3, 9}};     // 3x1 windows
+                          {{2, 3, 64, 64}, 32, 32},  {{1, 4, 8, 8}, 8, 8},  // 1x1 windows
+                          {{2, 3, 9, 9}, 3, 9},                             // 3x1 windows
+                          {{2, 3, 56, 56}, 7, 7},  // 8x8 windows: sparse sums
+                          {{2, 4, 30, 40}, 1, 1}};
   enum class Kind { own_windows, one_outside, arbitrary };
   std::mt19937_64 rng(12);
   for (const Shape& shape : shapes) {
@@ -325,29 +360,69 @@ TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
           if (kind == Kind::one_outside) {
             index[0] = index[s.ho * s.wo - 1];  // the last window's index, named twice
           }
-          const std::vector<double> grad =
-              random_values(rng, s.planes * s.ho * s.wo, Values::specials);
-          Problem tiled(c, grad, index);
-          PoolCase padded_case = c;
-          padded_case.input_layout = Layout{{}, 1, 1, 0};
-          Problem padded(padded_case, grad, index);
-          for (const char* isa : {"simd", "scalar"}) {
-            oa_test::ScopedEnv isa_env("OPENACLNN_CPU_ISA", isa);
-            ASSERT_EQ(tiled.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-            ASSERT_EQ(padded.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-            expect_float32_order(c, tiled.grad_output.read(), index, tiled.grad_input);
-            EXPECT_TRUE(tiled.grad_input.only_view_written());
-            EXPECT_EQ(tiled.grad_input.read_bits(), padded.grad_input.read_bits()) << isa;
-          }
-          uint64_t tiled_workspace = 0;
-          uint64_t padded_workspace = 0;
-          aclOpExecutor* executor = nullptr;
-          ASSERT_EQ(tiled.plan(&tiled_workspace, &executor), ACLNN_SUCCESS);
-          EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
-          ASSERT_EQ(padded.plan(&padded_workspace, &executor), ACLNN_SUCCESS);
-          EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
-          EXPECT_GE(tiled_workspace, padded_workspace + s.planes * s.ho * s.wo * 2);
+          check_tiled_against_padded(c, index,
+                                     random_values(rng, s.planes * s.ho * s.wo, Values::specials),
+                                     expect_tiled(c));
         }
+      }
+    }
+  }
+}
+
+// The window test at its edges: every index the first position of its own window, but for one
+// output whose index is just outside its window (one column past it, one row below it, or one
+// position before it) and is also named by the window there, so that taking it for inside would
+// store where two outputs must be added. Planes up to the largest tiled one, 2^16 positions.
+TEST(AdaptiveMaxPool2dBackward, TiledWindowEdges) {
+  struct Shape {
+    std::vector<int64_t> dims;
+    int64_t ho;
+    int64_t wo;
+  };
+  const Shape shapes[] = {{{1, 1, 2, 32768}, 1, 16384}, {{1, 2, 256, 256}, 128, 128},
+                          {{2, 3, 30, 30}, 10, 15},     {{1, 1, 64, 1024}, 32, 512},
+                          {{1, 2, 255, 257}, 85, 257},  {{1, 1, 168, 390}, 24, 30}};
+  std::mt19937_64 rng(13);
+  for (const Shape& shape : shapes) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+      const PoolCase c = simple_case(shape.dims, shape.ho, shape.wo, dtype);
+      const oa_ref::PoolShape s = c.ref_shape();
+      const int64_t kh = s.h / s.ho;
+      const int64_t kw = s.w / s.wo;
+      auto first = [&](int64_t i, int64_t j) { return i * kh * s.w + j * kw; };
+      // An interior output, so that each neighbour exists (or the first row of a one-row plane).
+      const int64_t i = s.ho / 2;
+      const int64_t j = s.wo / 2;
+      for (int edge = 0; edge < 3; ++edge) {
+        SCOPED_TRACE(c.describe() + ", edge " + std::to_string(edge));
+        int64_t ni = i;  // the neighbour whose window holds the index
+        int64_t nj = j;
+        int64_t position = 0;
+        if (edge == 0) {
+          nj = j + 1;
+          position = first(i, j + 1);
+        } else if (edge == 1) {
+          if (i + 1 == s.ho) {
+            continue;
+          }
+          ni = i + 1;
+          position = first(i + 1, j);
+        } else {
+          nj = j - 1;
+          position = first(i, j) - 1;  // the last column of the first row of the window before
+        }
+        std::vector<int64_t> index;
+        for (int64_t p = 0; p < s.planes; ++p) {
+          for (int64_t a = 0; a < s.ho; ++a) {
+            for (int64_t b = 0; b < s.wo; ++b) {
+              index.push_back(first(a, b));
+            }
+          }
+        }
+        index[i * s.wo + j] = position;
+        index[ni * s.wo + nj] = position;
+        check_tiled_against_padded(
+            c, index, random_values(rng, s.planes * s.ho * s.wo, Values::spread), expect_tiled(c));
       }
     }
   }
