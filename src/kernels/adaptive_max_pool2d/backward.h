@@ -46,13 +46,15 @@ struct BackwardPlan {
   // Dense sums whose planes are written whole with streaming stores: gradInput's planes are
   // contiguous, too large together to stay in cache, and each small enough for its sums to stay.
   bool stream_planes = false;
-  // Tiled windows: the windows of dense sums tile gradInput's contiguous planes (H % Ho == 0,
-  // W % Wo == 0, planes of at most kMaxTiledPositions). The index check then
+  // Tiled windows: the windows tile gradInput's contiguous planes (H % Ho == 0, W % Wo == 0,
+  // planes of at most kMaxTiledPositions), with dense or sparse sums (not in_place). The index
+  // check then
   // - writes the indices as uint16, row-major [N, C, Ho, Wo], into the workspace at
   //   narrowed_offset bytes, and the kernel reads those;
   // - writes one byte per chunk at own_offset bytes: 1 when every index of the chunk lies in its
-  //   own window. Each position then takes at most one output, so the kernel writes such a
-  //   chunk's planes by stores: zeros, then each output where its index says.
+  //   own window. Each position then takes at most one output, so the kernel stores each output
+  //   where its index says instead of adding it (into the float32 sums for float32, into the
+  //   zeroed plane for 16-bit types).
   // A position p lies in the window whose first position is f exactly when o = p - f is below
   // window_rows_span = kh * W and o mod W below kw; window_first holds f for each output of a
   // plane, row-major [Ho, Wo], repeated for window_period outputs (whole planes, at least

@@ -39,12 +39,16 @@ bool check_tiled(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   const int32_t* first = plan.window_first;
   uint64_t largest = 0;
   uint32_t own = 1;
+  // One index, of the output whose window starts at `start`.
+  auto take = [&](I index, int32_t start, uint16_t* out) {
+    largest = std::max(largest, as_unsigned(index));
+    own &= in_window(plan, static_cast<int64_t>(index), start);
+    *out = static_cast<uint16_t>(index);
+  };
   // Runs of the outputs of whole planes, as many as window_first holds.
   auto check_run = [&](const I* indices, int64_t count, uint16_t* out) {
     for (int64_t k = 0; k < count; ++k) {
-      largest = std::max(largest, as_unsigned(indices[k]));
-      own &= in_window(plan, static_cast<int64_t>(indices[k]), first[k]);
-      out[k] = static_cast<uint16_t>(indices[k]);
+      take(indices[k], first[k], out + k);
     }
   };
   if (dense_block(iv, d.n, d.c, d.ho, d.wo)) {
@@ -65,10 +69,7 @@ bool check_tiled(const BackwardPlan& plan, int64_t chunk, void* workspace) {
       }
       for (int64_t i = 0; i < d.ho; ++i) {
         for (int64_t j = 0; j < d.wo; ++j) {
-          const I index = indices[i * iv.sh + j * iv.sw];
-          largest = std::max(largest, as_unsigned(index));
-          own &= in_window(plan, static_cast<int64_t>(index), first[i * d.wo + j]);
-          out[i * d.wo + j] = static_cast<uint16_t>(index);
+          take(indices[i * iv.sh + j * iv.sw], first[i * d.wo + j], out + i * d.wo + j);
         }
       }
     }
