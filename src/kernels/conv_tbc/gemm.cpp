@@ -216,6 +216,18 @@ std::shared_ptr<const Gemm> Gemm::get(const GemmShape& s, int slots, std::string
   return gemm;
 }
 
+bool Gemm::bf16_products() {
+  static const bool available = [] {
+    GemmShape shape;
+    shape.precision = Precision::bf16;
+    shape.m = shape.n = shape.k = 16;
+    shape.a_row = shape.ldb = shape.ldc = 16;
+    std::string error;
+    return plan(shape, 1, &error) != nullptr;
+  }();
+  return available;
+}
+
 bool Gemm::run(int slot_index, const void* a, const void* b, float* c, const float* bias,
                void* scratch) const {
   Handles::Slot& slot = handles_->slots[static_cast<size_t>(slot_index)];

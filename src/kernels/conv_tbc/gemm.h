@@ -52,6 +52,9 @@ class Gemm {
   // The product (m, n, k >= 1) planned for `slots` callers that may run at the same time, each
   // with its own slot. Returns null and sets *error when oneDNN cannot plan it.
   static std::shared_ptr<const Gemm> get(const GemmShape& shape, int slots, std::string* error);
+  // Whether oneDNN multiplies bfloat16 matrices on this CPU (oneDNN 2.6 needs AVX-512 for it; on
+  // an AVX2 CPU planning such a product fails). Found once, by planning a small product.
+  static bool bf16_products();
   ~Gemm();
   Gemm(const Gemm&) = delete;
   Gemm& operator=(const Gemm&) = delete;

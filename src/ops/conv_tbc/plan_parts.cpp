@@ -6,6 +6,7 @@
 #include "core/dtype.h"
 #include "core/executor.h"
 #include "core/parallel.h"
+#include "kernels/conv_tbc/gemm.h"
 #include "kernels/conv_tbc/work.h"
 #include "runtime/error.h"
 
@@ -80,7 +81,7 @@ bool dense(const aclTensor& tensor, aclDataType dtype, bool dense_outer) {
 }
 
 Precision precision_of(aclDataType a, aclDataType b) {
-  return a == ACL_BF16 && b == ACL_BF16 ? Precision::bf16 : Precision::f32;
+  return a == ACL_BF16 && b == ACL_BF16 && Gemm::bf16_products() ? Precision::bf16 : Precision::f32;
 }
 
 void fold_toeplitz(Toeplitz* p, int64_t needed_rows) {

@@ -33,7 +33,9 @@ Rounding rounding_of(aclDataType dtype, int8_t cube_math_type);
 // take dense matrices only.)
 bool dense(const aclTensor& tensor, aclDataType dtype, bool dense_outer);
 
-// The precision of a product of operands of these dtypes: bfloat16 when both are BF16.
+// The precision of a product of operands of these dtypes: bfloat16 when both are BF16 and oneDNN
+// multiplies bfloat16 on this CPU, else float32 (float32 sums of exact products either way:
+// kernels/conv_tbc/precision.h).
 Precision precision_of(aclDataType a, aclDataType b);
 
 // Byte offsets of the workspace's regions, each 64-byte aligned.
