@@ -68,9 +68,9 @@ namespace oa::simd {
 HWY_EXPORT(FillCached);
 HWY_EXPORT(FillStreaming);
 
-void fill_bytes(void* dst, uint8_t value, int64_t bytes, int64_t output_bytes) {
+void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming) {
   auto* p = static_cast<uint8_t*>(dst);
-  if (output_bytes > kCachedOutputBytes) {
+  if (streaming) {
     HWY_DYNAMIC_DISPATCH(FillStreaming)(p, value, bytes);
   } else {
     HWY_DYNAMIC_DISPATCH(FillCached)(p, value, bytes);

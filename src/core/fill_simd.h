@@ -1,22 +1,31 @@
-// Filling memory with one byte value, the way that is fastest for the size of the whole output.
-// Measured with bench case runtime/memset (docs/perf/adaptive_max_pool2d.md has the numbers): on
-// a Zen 5 server with a 32 MiB last-level cache, for an output that stays in that cache plain
-// 512-bit stores ran 1.2-1.4x faster than glibc's memset, which uses `rep stosb` there; for an
-// output of 64 MiB and more, streaming (non-temporal) stores, which write whole lines without
-// reading them first, ran 1.6x faster than plain stores and somewhat faster than memset. The bytes
-// written are the same either way, so OPENACLNN_CPU_ISA=scalar does not change the choice.
+// Filling memory with one byte value, with plain or with streaming (non-temporal) stores.
+// Streaming stores write whole cache lines without reading them first but leave nothing in cache:
+// they pay off when the output would not be in cache anyway by the time it is used again. What
+// decides that is everything a launch touches, not its output alone. Measured (in-process A/B,
+// docs/perf/adaptive_max_pool2d.md): on a 2-core EPYC VM whose 32 MiB last-level cache is shared
+// with other machines, plain stores filled 8-16 MiB 1.0-1.7x faster, streaming stores 20-48 MiB
+// 1.6-3x faster, and pooling backward launches touching 18-32 MiB ran 1.4-2.4x faster streamed,
+// while one touching 16 MiB ran 1.6x slower. On a Zen 5 server with that cache to itself, plain
+// stores were 1.0-1.3x faster up to 32 MiB and streaming stores faster from 48 MiB, so launches
+// of 17-32 MiB may lose up to that much there. The bytes written are the same either way, so
+// OPENACLNN_CPU_ISA=scalar does not change the choice.
 #pragma once
 
 #include <cstdint>
 
 namespace oa::simd {
 
-// Up to this many bytes an output counts as cache-resident (plain and streaming stores tie at
-// about 48 MiB on the machine above).
-inline constexpr int64_t kCachedOutputBytes = int64_t{48} << 20;
+// A launch that reads and writes more than this many bytes in all counts as too large for its
+// output to stay in cache until it is used again: just over half a 32 MiB last-level cache, the
+// crossover on the VM above.
+inline constexpr int64_t kCachedBytes = int64_t{17} << 20;
 
-// Sets bytes [dst, dst + bytes) to value; they are part of an output of output_bytes in all, which
-// decides between plain and streaming stores. Streaming stores are fenced before it returns.
-void fill_bytes(void* dst, uint8_t value, int64_t bytes, int64_t output_bytes);
+// Whether a launch that reads and writes `touched_bytes` in all should write its output with
+// streaming stores.
+inline bool streams_output(int64_t touched_bytes) { return touched_bytes > kCachedBytes; }
+
+// Sets bytes [dst, dst + bytes) to value, with streaming stores when `streaming` (fenced before
+// it returns), else with plain stores.
+void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming);
 
 }  // namespace oa::simd

@@ -154,8 +154,9 @@ void parallel_copy(void* dst, const void* src, size_t count) {
 void parallel_fill(void* ptr, int32_t value, size_t count) {
   auto* to = static_cast<unsigned char*>(ptr);
   const auto byte = static_cast<uint8_t>(value);
+  const bool streaming = simd::streams_output(static_cast<int64_t>(count));
   for_each_piece(count, [&](size_t begin, size_t size) {
-    simd::fill_bytes(to + begin, byte, static_cast<int64_t>(size), static_cast<int64_t>(count));
+    simd::fill_bytes(to + begin, byte, static_cast<int64_t>(size), streaming);
   });
 }
 

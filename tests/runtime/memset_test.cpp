@@ -26,7 +26,7 @@ TEST(Memset, FillsTheRange) {
 // and none outside it is written, for any thread count and alignment.
 TEST(Memset, LargeRangesOnAnyThreadCount) {
   const size_t cached = (size_t{2} << 20) + 13;
-  const auto streamed = static_cast<size_t>(oa::simd::kCachedOutputBytes) + 4097;
+  const auto streamed = static_cast<size_t>(oa::simd::kCachedBytes) + 4097;
   for (const char* threads : {"1", "2", "3"}) {
     oa_test::ScopedEnv env("OPENACLNN_NUM_THREADS", threads);
     for (size_t count : {cached, streamed}) {

@@ -50,7 +50,7 @@ inline int64_t position(const BackwardPlan& plan, int64_t p) {
 template <typename T>
 void zero_runs(const BackwardPlan& plan, T* p, int64_t count, int64_t stride, int64_t lanes) {
   if (stride == lanes) {
-    simd::fill_bytes(p, 0, count * lanes * static_cast<int64_t>(sizeof(T)), plan.grad_input_bytes);
+    simd::fill_bytes(p, 0, count * lanes * static_cast<int64_t>(sizeof(T)), plan.stream_output);
     return;
   }
   for (int64_t k = 0; k < count; ++k) {
@@ -235,20 +235,19 @@ void backward_planes(const BackwardPlan& given, int64_t chunk, void* workspace) 
   }
   if (plan.accumulate == Accumulate::dense) {
     const int64_t acc_bytes = d.h * d.w * static_cast<int64_t>(sizeof(float));
-    simd::fill_bytes(acc, 0, acc_bytes, acc_bytes);
+    simd::fill_bytes(acc, 0, acc_bytes, false);
   }
   // Zeroed all at once when the chunk's planes are one block of memory, except sparse sums into a
   // cache-resident gradInput: zeroed plane by plane, each plane is still in L1 when its few sums
   // are stored (1.03-1.16x on 16-bit 32x64x56x56 to 7x7 and 8x256x64x64 to 1x1 and 3x5). A
   // streamed gradInput keeps the block fill (plane by plane was 0.92-0.97x on 128 MiB).
   const bool zeroed =
-      plan.dense_planes &&
-      (plan.accumulate == Accumulate::in_place ||
-       (plan.accumulate == Accumulate::sparse && plan.grad_input_bytes > simd::kCachedOutputBytes));
+      plan.dense_planes && (plan.accumulate == Accumulate::in_place ||
+                            (plan.accumulate == Accumulate::sparse && plan.stream_output));
   if (zeroed) {
     simd::fill_bytes(unit_data(range.begin).grad_input, 0,
                      (range.end - range.begin) * d.h * d.w * static_cast<int64_t>(sizeof(T)),
-                     plan.grad_input_bytes);
+                     plan.stream_output);
   }
   for (int64_t unit = range.begin; unit < range.end; ++unit) {
     const UnitData<T, I> u = unit_data(unit);
@@ -355,7 +354,7 @@ void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* works
   const Range range = chunk_range(plan.split, chunk);
   if (plan.accumulate == Accumulate::dense && range.begin < range.end) {
     const int64_t acc_bytes = positions * plan.lanes * static_cast<int64_t>(sizeof(float));
-    simd::fill_bytes(acc, 0, acc_bytes, acc_bytes);
+    simd::fill_bytes(acc, 0, acc_bytes, false);
   }
   for (int64_t unit = range.begin; unit < range.end; ++unit) {
     const UnitData<T, I> u = unit_data(unit);

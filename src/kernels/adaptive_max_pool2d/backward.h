@@ -41,8 +41,9 @@ struct BackwardPlan {
   // Whether gradInput is one dense block of planes ([N, C, H, W] contiguous): a chunk of planes
   // is then zeroed by one fill (in_place and sparse), faster than one per plane.
   bool dense_planes = false;
-  // Bytes of gradInput's elements: how its zeros are written depends on it (core/fill_simd.h).
-  int64_t grad_input_bytes = 0;
+  // Whether gradInput is written with streaming stores: the launch touches too many bytes for it
+  // to stay in cache (core/fill_simd.h).
+  bool stream_output = false;
   // Dense sums whose planes are written whole with streaming stores: gradInput's planes are
   // contiguous, too large together to stay in cache, and each small enough for its sums to stay.
   bool stream_planes = false;

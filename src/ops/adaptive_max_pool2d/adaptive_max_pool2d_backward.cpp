@@ -39,13 +39,14 @@ constexpr int64_t kChunkWork = int64_t{1} << 18;
 // in the L1 cache.
 constexpr int64_t kSparseRatio = 8;
 
-// The same for a gradInput of contiguous planes too large to stay in cache, whose float32 sums fit
-// in an L2 cache (kMaxStreamedPlaneSums): with dense sums each plane is written once, with
-// streaming stores, where zeroing it and adding at the maxima reads back every line an output
-// touches. In-process A/B on 64-256 MiB gradInputs against the sparse path, float32 / bfloat16:
-// 64 positions an output 1.16-1.3x / 0.88-1.24x (planes of 112x112 to 512x512), 16 an output
-// 1.5-2.3x / 1.3-1.4x (64x64 to 256x256); 334 an output (128x128 to 7x7) 0.7x / 0.7x. Planes of
-// 1000x1001 and 2048x2048 (4 and 16 MiB of sums) were 0.58-0.99x even at 64-70 an output.
+// The same for a gradInput of contiguous planes that does not stay in cache (the launch touches
+// more than core/fill_simd.h's kCachedBytes), whose float32 sums fit in an L2 cache
+// (kMaxStreamedPlaneSums): with dense sums each plane is written once, with streaming stores,
+// where zeroing it and adding at the maxima reads back every line an output touches. In-process A/B
+// on 64-256 MiB gradInputs against the sparse path, float32 / bfloat16: 64 positions an
+// output 1.16-1.3x / 0.88-1.24x (planes of 112x112 to 512x512), 16 an output 1.5-2.3x / 1.3-1.4x
+// (64x64 to 256x256); 334 an output (128x128 to 7x7) 0.7x / 0.7x. Planes of 1000x1001 and 2048x2048
+// (4 and 16 MiB of sums) were 0.58-0.99x even at 64-70 an output.
 constexpr int64_t kStreamedSparseRatio = 128;
 constexpr int64_t kStreamedSparseRatio16 = 32;  // float16 and bfloat16
 constexpr int64_t kMaxStreamedPlaneSums = int64_t{1} << 20;
@@ -185,8 +186,12 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   plan.uniform = uniform_positions(plan.grad_input, d, &plan.position_stride);
   const int64_t positions = d.h * d.w;
   plan.dense_planes = amp::dense_block(plan.grad_input, d.n, d.c, d.h, d.w);
-  plan.grad_input_bytes = numel(grad_input) * dtype_bits(grad_input.dtype) / 8;
-  const bool streamed = plan.dense_planes && plan.grad_input_bytes > simd::kCachedOutputBytes &&
+  const int64_t touched =
+      (numel(grad_input) * dtype_bits(grad_input.dtype) +
+       numel(grad_output) * (dtype_bits(grad_output.dtype) + dtype_bits(indices.dtype))) /
+      8;
+  plan.stream_output = simd::streams_output(touched);
+  const bool streamed = plan.dense_planes && plan.stream_output &&
                         positions * static_cast<int64_t>(sizeof(float)) <= kMaxStreamedPlaneSums;
   int64_t sparse_ratio = kSparseRatio;
   if (streamed) {

@@ -252,9 +252,37 @@ TEST(AdaptiveMaxPool2dBackward, SparseSumsOnTheStackOrInTheWorkspace) {
 // stores.
 TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
   std::mt19937_64 rng(8);
-  const int64_t planes = oa::simd::kCachedOutputBytes / (int64_t{4} << 20) + 1;
-  ASSERT_GT(planes * (int64_t{4} << 20), oa::simd::kCachedOutputBytes);
+  const int64_t planes = oa::simd::kCachedBytes / (int64_t{4} << 20) + 1;
+  ASSERT_GT(planes * (int64_t{4} << 20), oa::simd::kCachedBytes);
   check_backward(simple_case({1, planes, 1024, 1024}, 3, 5), Indices::arbitrary, rng);
+}
+
+// What decides streaming stores is every byte the launch reads and writes, not gradInput's alone:
+// float32 32x32 planes to 16x16 with just enough planes that gradInput, gradOutput and INT64
+// indices pass core/fill_simd.h's cache size, with INT32 indices stay under it. Streamed, the
+// plane is written from float32 sums with streaming stores and the workspace holds only their
+// slots; cached, the windows tile the plane and the workspace also holds the narrowed indices.
+TEST(AdaptiveMaxPool2dBackward, StreamingDecidedByAllBytesTouched) {
+  std::mt19937_64 rng(14);
+  const int64_t outputs_per_plane = 16 * 16;
+  const int64_t plane_bytes = 32 * 32 * 4 + outputs_per_plane * 4;
+  const int64_t planes = oa::simd::kCachedBytes / (plane_bytes + outputs_per_plane * 8) + 1;
+  ASSERT_LE(planes * (plane_bytes + outputs_per_plane * 4), oa::simd::kCachedBytes);
+  for (aclDataType index_dtype : {ACL_INT64, ACL_INT32}) {
+    PoolCase c = simple_case({1, planes, 32, 32}, 16, 16);
+    c.index_dtype = index_dtype;
+    SCOPED_TRACE(c.describe());
+    const std::vector<double> x = random_values(rng, planes * 32 * 32, Values::ties);
+    const std::vector<int64_t> index = oa_ref::adaptive_max_pool2d(x, c.ref_shape()).indices;
+    uint64_t workspace_size = 0;
+    run_with_indices(c, index, rng, &workspace_size);
+    const auto narrowed = static_cast<uint64_t>(planes * outputs_per_plane * 2);
+    if (index_dtype == ACL_INT64) {
+      EXPECT_LT(workspace_size, narrowed);
+    } else {
+      EXPECT_GE(workspace_size, narrowed);
+    }
+  }
 }
 
 // The same with many outputs per plane: the sums are formed in float32 planes in the workspace
@@ -266,8 +294,7 @@ TEST(AdaptiveMaxPool2dBackward, LargeOutputWrittenPlaneByPlane) {
   std::mt19937_64 rng(10);
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     const int64_t plane = 500 * 501;
-    const int64_t planes =
-        oa::simd::kCachedOutputBytes / (plane * (dtype == ACL_FLOAT ? 4 : 2)) + 1;
+    const int64_t planes = oa::simd::kCachedBytes / (plane * (dtype == ACL_FLOAT ? 4 : 2)) + 1;
     const PoolCase c = simple_case({1, planes, 500, 501}, 125, 143, dtype);
     SCOPED_TRACE(c.describe());
     const int64_t outputs = planes * 125 * 143;
