@@ -9,6 +9,7 @@
 #include <initializer_list>
 
 #include "core/convert.h"
+#include "core/fill_simd.h"
 #include "core/parallel.h"
 #include "core/tensor.h"
 
@@ -226,11 +227,19 @@ inline const float* float_block(Isa isa, const ElementwiseLoop& loop, const Stri
   return buffer;
 }
 
-// Whether a kernel should write the output with non-temporal (streaming) stores: when it is far
-// larger than the caches, so that writing it need not first read it in.
-constexpr int64_t kStreamingBytes = int64_t{16} << 20;
+// Whether a kernel should write the output with non-temporal (streaming) stores: when the loop
+// reads and writes too many bytes for the output to stay in cache (core/fill_simd.h), so that
+// writing it need not first read it in. An input broadcast along a dim is read once for it.
 inline bool worth_streaming(const ElementwiseLoop& loop) {
-  return loop.numel * loop.operands[0].element_size >= kStreamingBytes;
+  int64_t touched = 0;
+  for (int o = 0; o < loop.operand_count; ++o) {
+    int64_t elements = 1;
+    for (int d = 0; d < loop.rank; ++d) {
+      elements *= loop.operands[o].strides[d] == 0 ? 1 : loop.shape[d];
+    }
+    touched += elements * loop.operands[o].element_size;
+  }
+  return simd::streams_output(touched);
 }
 
 // The float32 blocks of a strip's inputs (operands 1..Inputs). An input broadcast along the strip
