@@ -393,6 +393,11 @@ void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* works
     }
     for_each_lane_output(plan, u.indices, u.grad_output, lanes,
                          [&](int64_t p, T g, int64_t c) { acc[p * lanes + c] += to_float(g); });
+    if (plan.stream_planes) {
+      // The sample is one dense block laid out as the sums are.
+      simd::stream_and_clear(acc, positions * lanes, kDtype<T>, u.grad_input);
+      continue;
+    }
     // Rounds every position into gradInput and clears the sums for the next unit.
     for (int64_t h = 0; h < d.h; ++h) {
       for (int64_t w = 0; w < d.w; ++w) {
@@ -404,6 +409,9 @@ void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* works
         }
       }
     }
+  }
+  if (plan.stream_planes) {
+    store_fence();
   }
 }
 

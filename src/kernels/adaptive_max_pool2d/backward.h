@@ -44,8 +44,9 @@ struct BackwardPlan {
   // Whether gradInput is written with streaming stores: the launch touches too many bytes for it
   // to stay in cache (core/fill_simd.h).
   bool stream_output = false;
-  // Dense sums whose planes are written whole with streaming stores: gradInput's planes are
-  // contiguous, too large together to stay in cache, and each small enough for its sums to stay.
+  // Dense sums whose units are written whole with streaming stores: gradInput's planes (or, with
+  // the channels_last layout, its samples, all channels a unit) are contiguous, too large together
+  // to stay in cache, and each small enough for its sums to stay.
   bool stream_planes = false;
   // Tiled windows: the windows tile gradInput's contiguous planes (H % Ho == 0, W % Wo == 0,
   // planes of at most kMaxTiledPositions), with dense or sparse sums (not in_place). The index

@@ -46,7 +46,9 @@ constexpr int64_t kSparseRatio = 8;
 // on 64-256 MiB gradInputs against the sparse path, float32 / bfloat16: 64 positions an
 // output 1.16-1.3x / 0.88-1.24x (planes of 112x112 to 512x512), 16 an output 1.5-2.3x / 1.3-1.4x
 // (64x64 to 256x256); 334 an output (128x128 to 7x7) 0.7x / 0.7x. Planes of 1000x1001 and 2048x2048
-// (4 and 16 MiB of sums) were 0.58-0.99x even at 64-70 an output.
+// (4 and 16 MiB of sums) were 0.58-0.99x even at 64-70 an output. Channels-last samples that are
+// dense blocks are treated as planes whose sums interleave the channels (float32 32x64x56x56 to
+// 7x7, 802 KB of sums a sample: 1.67-1.76x; to 28x28 1.18x, bfloat16 1.24x).
 constexpr int64_t kStreamedSparseRatio = 128;
 constexpr int64_t kStreamedSparseRatio16 = 32;  // float16 and bfloat16
 constexpr int64_t kMaxStreamedPlaneSums = int64_t{1} << 20;
@@ -191,8 +193,14 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
        numel(grad_output) * (dtype_bits(grad_output.dtype) + dtype_bits(indices.dtype))) /
       8;
   plan.stream_output = simd::streams_output(touched);
-  const bool streamed = plan.dense_planes && plan.stream_output &&
-                        positions * static_cast<int64_t>(sizeof(float)) <= kMaxStreamedPlaneSums;
+  const bool channels_last = amp::channels_innermost(plan.grad_input, d);
+  // A channels-last sample that is one dense block is streamed whole from its sums, all channels
+  // interleaved, as a plane is.
+  const bool dense_samples = channels_last && plan.uniform && plan.position_stride == d.c;
+  const int64_t streamed_sums =
+      positions * (dense_samples ? d.c : 1) * static_cast<int64_t>(sizeof(float));
+  const bool streamed = (plan.dense_planes || dense_samples) && plan.stream_output &&
+                        streamed_sums <= kMaxStreamedPlaneSums;
   int64_t sparse_ratio = kSparseRatio;
   if (streamed) {
     sparse_ratio = grad_input.dtype == ACL_FLOAT ? kStreamedSparseRatio : kStreamedSparseRatio16;
@@ -205,7 +213,7 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
     plan.accumulate = amp::Accumulate::dense;
   }
   const int64_t unit_work = positions + d.ho * d.wo;
-  if (amp::channels_innermost(plan.grad_input, d)) {
+  if (channels_last) {
     plan.layout = amp::Layout::channels_last;
     // All channels when a sample's gradInput is one dense block (zeroed by one fill, every
     // cache line written by one unit), else a cache line of float32 sums or of 16-bit outputs.
@@ -219,8 +227,9 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
       plan.lanes = 1;
     }
   }
-  plan.stream_planes =
-      streamed && plan.layout == amp::Layout::planes && plan.accumulate == amp::Accumulate::dense;
+  plan.stream_planes = streamed && plan.accumulate == amp::Accumulate::dense &&
+                       (plan.layout == amp::Layout::planes ||
+                        (plan.layout == amp::Layout::channels_last && plan.lanes == d.c));
   const int64_t planes = numel(self) == 0 ? 0 : d.n * d.c;
   if (plan.layout == amp::Layout::channels_last) {
     const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;

@@ -218,6 +218,36 @@ TEST(AdaptiveMaxPool2dBackward, LargeChannelsLastPlane) {
   check_backward(c, Indices::arbitrary, rng);
 }
 
+// A channels-last gradInput whose samples are dense blocks, in a launch that streams its output:
+// a sample's float32 sums (all channels interleaved, 295 KiB here) are formed in the workspace and
+// the sample is written whole from them with streaming stores, where with 16 positions an output
+// the sums would otherwise be formed in gradInput itself (float32) or on the stack (16-bit), with
+// no workspace.
+TEST(AdaptiveMaxPool2dBackward, ChannelsLastSamplesStreamedFromTheirSums) {
+  std::mt19937_64 rng(15);
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    const int64_t element = dtype == ACL_FLOAT ? 4 : 2;
+    const int64_t sample_bytes = 48 * 48 * 32 * element + 12 * 12 * 32 * (element + 8);
+    const int64_t samples = oa::simd::kCachedBytes / sample_bytes + 1;
+    PoolCase c = simple_case({samples, 32, 48, 48}, 12, 12, dtype);
+    c.input_layout = c.output_layout = c.index_layout = channels_last(4);
+    SCOPED_TRACE(c.describe());
+    const oa_ref::PoolShape s = c.ref_shape();
+    std::vector<int64_t> index;
+    if (dtype == ACL_FLOAT) {
+      const std::vector<double> x = random_values(rng, s.planes * s.h * s.w, Values::ties);
+      index = oa_ref::adaptive_max_pool2d(x, s).indices;
+    } else {
+      for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
+        index.push_back(static_cast<int64_t>(rng() % (s.h * s.w)));
+      }
+    }
+    uint64_t workspace_size = 0;
+    run_with_indices(c, index, rng, &workspace_size);
+    EXPECT_GE(workspace_size, uint64_t{48 * 48 * 32 * 4});
+  }
+}
+
 // Sparse sums (few outputs per unit, 16-bit gradInput) are formed on the stack when a unit's sums
 // fit in 8192 floats, needing no workspace, and in the workspace otherwise; both in the float32
 // order, with many repeated indices.
