@@ -6,6 +6,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/fill_simd.h"
@@ -58,6 +59,29 @@ void FillStreaming(uint8_t* dst, uint8_t value, int64_t bytes) {
   FillWith<true>(dst, value, bytes);
 }
 
+void StreamBytesAndClear(uint8_t* src, int64_t bytes, uint8_t* dst) {
+  const hn::ScalableTag<uint8_t> d;
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto to_boundary =
+      static_cast<int64_t>(-reinterpret_cast<uintptr_t>(dst) & static_cast<uintptr_t>(lanes - 1));
+  auto plain = [&](int64_t at, int64_t count) {
+    if (count <= 0) {
+      return;
+    }
+    std::memcpy(dst + at, src + at, static_cast<size_t>(count));
+    std::memset(src + at, 0, static_cast<size_t>(count));
+  };
+  const int64_t head = std::min(bytes, to_boundary);
+  const int64_t body_end = head + (bytes - head) / lanes * lanes;
+  plain(0, head);
+  const auto zero = hn::Zero(d);
+  for (int64_t i = head; i < body_end; i += lanes) {
+    hn::Stream(hn::LoadU(d, src + i), d, dst + i);
+    hn::StoreU(zero, d, src + i);
+  }
+  plain(body_end, bytes - body_end);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace oa::simd
 HWY_AFTER_NAMESPACE();
@@ -67,6 +91,7 @@ namespace oa::simd {
 
 HWY_EXPORT(FillCached);
 HWY_EXPORT(FillStreaming);
+HWY_EXPORT(StreamBytesAndClear);
 
 void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming) {
   auto* p = static_cast<uint8_t*>(dst);
@@ -75,6 +100,11 @@ void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming) {
   } else {
     HWY_DYNAMIC_DISPATCH(FillCached)(p, value, bytes);
   }
+}
+
+void stream_bytes_and_clear(void* src, int64_t bytes, void* dst) {
+  HWY_DYNAMIC_DISPATCH(StreamBytesAndClear)
+  (static_cast<uint8_t*>(src), bytes, static_cast<uint8_t*>(dst));
 }
 
 }  // namespace oa::simd

@@ -28,4 +28,9 @@ inline bool streams_output(int64_t touched_bytes) { return touched_bytes > kCach
 // it returns), else with plain stores.
 void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming);
 
+// Copies bytes [src, src + bytes) to dst with streaming stores (plain ones for a head up to dst's
+// first vector boundary and for the tail) and sets them to zero in src, for a block built in cache
+// and then written out. The streaming stores are not fenced (store_fence in core/isa.h does that).
+void stream_bytes_and_clear(void* src, int64_t bytes, void* dst);
+
 }  // namespace oa::simd

@@ -300,6 +300,82 @@ void backward_planes(const BackwardPlan& given, int64_t chunk, void* workspace) 
   }
 }
 
+// Whether any gradient of the row i of a sample's outputs (all channels) is changed by a sum, as
+// above; never for float32, whose sums are stored as 0 + g.
+template <typename T>
+bool any_changed_in_row(const BackwardPlan& plan, const T* grad_output, int64_t i) {
+  if constexpr (std::is_same_v<T, float>) {
+    return false;
+  } else {
+    const View& gv = plan.grad_output;
+    unsigned changed = 0;
+    for (int64_t j = 0; j < plan.dims.wo; ++j) {
+      const T* grad = grad_output + i * gv.sh + j * gv.sw;
+      for (int64_t c = 0; c < plan.dims.c; ++c) {
+        changed |= changed_by_sum(grad[c * gv.sc]);
+      }
+    }
+    return changed != 0;
+  }
+}
+
+// A chunk of a tiled channels_last plan whose indices all lie in their own windows: a row of
+// windows covers a band of kh rows of the sample, one contiguous block, which is zeroed and then
+// takes each output of the row where its index says, as 0 + g. The band is built in gradInput
+// itself, or with plan.band_bytes in the chunk's slot, streamed into gradInput after (the slot is
+// cleared as it is streamed, ready for the next band).
+template <typename T, typename I>
+void store_lone_bands(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  const Dims& d = plan.dims;
+  const View& iv = plan.indices;
+  const View& gv = plan.grad_output;
+  const int64_t band = d.h / d.ho * d.w * d.c;
+  const int64_t band_bytes = band * static_cast<int64_t>(sizeof(T));
+  T* slot = nullptr;
+  if (plan.band_bytes > 0) {
+    slot = reinterpret_cast<T*>(static_cast<char*>(workspace) + chunk * plan.split.slot_bytes);
+  }
+  const Range range = chunk_range(plan.split, chunk);
+  if (slot != nullptr && range.begin < range.end) {
+    simd::fill_bytes(slot, 0, band_bytes, false);
+  }
+  for (int64_t n = range.begin; n < range.end; ++n) {
+    const I* indices = static_cast<const I*>(iv.data) + n * iv.sn;
+    const T* grad_output = static_cast<const T*>(gv.data) + n * gv.sn;
+    T* sample = static_cast<T*>(plan.grad_input.data) + n * plan.grad_input.sn;
+    for (int64_t i = 0; i < d.ho; ++i) {
+      T* out = slot != nullptr ? slot : sample + i * band;
+      if (slot == nullptr) {
+        simd::fill_bytes(out, 0, band_bytes, false);
+      }
+      // Element (p, c) of the sample lies at p * C + c; the band starts at element i * band.
+      auto store_row = [&](auto value) {
+        for (int64_t j = 0; j < d.wo; ++j) {
+          const I* index = indices + i * iv.sh + j * iv.sw;
+          const T* grad = grad_output + i * gv.sh + j * gv.sw;
+          for (int64_t c = 0; c < d.c; ++c) {
+            out[static_cast<int64_t>(index[c * iv.sc]) * d.c + c - i * band] =
+                value(grad[c * gv.sc]);
+          }
+        }
+      };
+      if (any_changed_in_row(plan, grad_output, i)) {
+        store_row([](T g) { return from_float<T>(to_float(g) + 0.0f); });
+      } else if constexpr (std::is_same_v<T, float>) {
+        store_row([](float g) { return g + 0.0f; });
+      } else {
+        store_row([](T g) { return g; });
+      }
+      if (slot != nullptr) {
+        simd::stream_bytes_and_clear(slot, band_bytes, sample + i * band);
+      }
+    }
+  }
+  if (slot != nullptr) {
+    store_fence();
+  }
+}
+
 // Calls f(index, grad, c) for the outputs of one unit of the channels_last layout: output
 // positions in row-major order, and for each, channels c in [0, lanes).
 template <typename T, typename I, typename F>
@@ -322,6 +398,10 @@ void for_each_lane_output(const BackwardPlan& plan, const I* indices, const T* g
 // Per channel the outputs are still added in row-major order.
 template <typename T, typename I>
 void backward_channels_last(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+  if (plan.tiled && static_cast<const uint8_t*>(workspace)[plan.own_offset + chunk] != 0) {
+    store_lone_bands<T, I>(plan, chunk, workspace);
+    return;
+  }
   const Dims& d = plan.dims;
   const int64_t positions = d.h * d.w;
   const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
@@ -439,10 +519,11 @@ BackwardKernel tiled_backward_kernel(aclDataType dtype, KernelIsa isa) {
 }
 
 int64_t backward_slot_bytes(const BackwardPlan& plan) {
-  if (plan.accumulate == Accumulate::in_place || sums_on_stack(plan)) {
-    return 0;
+  int64_t sum_bytes = 0;
+  if (plan.accumulate != Accumulate::in_place && !sums_on_stack(plan)) {
+    sum_bytes = sum_floats(plan) * static_cast<int64_t>(sizeof(float));
   }
-  return align64(sum_floats(plan) * static_cast<int64_t>(sizeof(float)));
+  return align64(std::max(sum_bytes, plan.band_bytes));
 }
 
 }  // namespace oa::amp

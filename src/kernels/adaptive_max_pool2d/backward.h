@@ -48,20 +48,26 @@ struct BackwardPlan {
   // the channels_last layout, its samples, all channels a unit) are contiguous, too large together
   // to stay in cache, and each small enough for its sums to stay.
   bool stream_planes = false;
-  // Tiled windows: the windows tile gradInput's contiguous planes (H % Ho == 0, W % Wo == 0,
-  // planes of at most kMaxTiledPositions), with dense or sparse sums (not in_place). The index
-  // check then
-  // - writes the indices as uint16, row-major [N, C, Ho, Wo], into the workspace at
+  // Tiled windows: the windows tile the plane (H % Ho == 0, W % Wo == 0, planes of at most
+  // kMaxTiledPositions) and either
+  // - planes: gradInput's planes are contiguous, with dense or sparse sums (not in_place); or
+  // - channels_last: gradInput's samples are dense blocks ([H, W, C] contiguous, lanes == C),
+  //   except float32 written with streaming stores (its streamed sums measured faster).
+  // The index check then
+  // - (planes) writes the indices as uint16, row-major [N, C, Ho, Wo], into the workspace at
   //   narrowed_offset bytes, and the kernel reads those;
   // - writes one byte per chunk at own_offset bytes: 1 when every index of the chunk lies in its
   //   own window. Each position then takes at most one output, so the kernel stores each output
-  //   where its index says instead of adding it (into the float32 sums for float32, into the
-  //   zeroed plane for 16-bit types).
+  //   where its index says instead of adding it: for planes into the float32 sums for float32, into
+  //   the zeroed plane for 16-bit types; for channels_last into the zeroed band of gradInput that
+  //   the row of windows covers (kh rows of the sample, contiguous), or with stream_output into
+  //   that band built in the chunk's slot (band_bytes) and then streamed into gradInput.
   // A position p lies in the window whose first position is f exactly when o = p - f is below
   // window_rows_span = kh * W and o mod W below kw; window_first holds f for each output of a
   // plane, row-major [Ho, Wo], repeated for window_period outputs (whole planes, at least
   // kMinWindowPeriod outputs); inverse_width is 1 / W.
   bool tiled = false;
+  int64_t band_bytes = 0;
   int64_t window_rows_span = 0;
   int32_t kw = 0;
   float inverse_width = 0;

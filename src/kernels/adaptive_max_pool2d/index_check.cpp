@@ -118,13 +118,16 @@ bool check_planes(const BackwardPlan& plan, int64_t chunk) {
   return largest < limit;
 }
 
-template <typename I>
-bool check_channels_last(const BackwardPlan& plan, int64_t chunk) {
+// kTiled: also writes whether all of the chunk's indices lie in their own windows into the
+// workspace (BackwardPlan::tiled).
+template <typename I, bool kTiled>
+bool check_channels_last(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   const Dims& d = plan.dims;
   const View& iv = plan.indices;
   const auto limit = static_cast<uint64_t>(d.h * d.w);
   const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
   uint64_t largest = 0;
+  uint32_t own = 1;
   const Range range = chunk_range(plan.split, chunk);
   for (int64_t unit = range.begin; unit < range.end; ++unit) {
     const int64_t c0 = unit % blocks * plan.lanes;
@@ -133,17 +136,27 @@ bool check_channels_last(const BackwardPlan& plan, int64_t chunk) {
     for (int64_t i = 0; i < d.ho; ++i) {
       for (int64_t j = 0; j < d.wo; ++j) {
         const I* index = indices + i * iv.sh + j * iv.sw;
+        const int64_t first = kTiled ? plan.window_first[i * d.wo + j] : 0;
+        auto take = [&](I value) {
+          largest = std::max(largest, as_unsigned(value));
+          if constexpr (kTiled) {
+            own &= in_window(plan, static_cast<int64_t>(value), first);
+          }
+        };
         if (iv.sc == 1) {
           for (int64_t c = 0; c < lanes; ++c) {
-            largest = std::max(largest, as_unsigned(index[c]));
+            take(index[c]);
           }
         } else {
           for (int64_t c = 0; c < lanes; ++c) {
-            largest = std::max(largest, as_unsigned(index[c * iv.sc]));
+            take(index[c * iv.sc]);
           }
         }
       }
     }
+  }
+  if constexpr (kTiled) {
+    static_cast<uint8_t*>(workspace)[plan.own_offset + chunk] = static_cast<uint8_t>(own);
   }
   return largest < limit;
 }
@@ -177,7 +190,10 @@ bool check(const BackwardPlan& plan, int64_t chunk, void* workspace) {
     }
     return check_planes<I>(plan, chunk);
   } else {
-    return check_channels_last<I>(plan, chunk);
+    if (plan.tiled) {
+      return check_channels_last<I, true>(plan, chunk, workspace);
+    }
+    return check_channels_last<I, false>(plan, chunk, workspace);
   }
 }
 

@@ -339,15 +339,16 @@ TEST(AdaptiveMaxPool2dBackward, LargeOutputWrittenPlaneByPlane) {
   }
 }
 
-// Runs a problem whose windows tile gradInput's contiguous planes, and the same problem with
-// padded rows in gradInput (never tiled): the same bits, the float32 order, and, when `tiled`
-// (every case but float32 with windows of 8 positions or more, whose sums are formed in gradInput
-// itself), more workspace than the padded one, for the narrowed indices.
+// Runs a problem whose windows tile gradInput's contiguous planes (or, channels-last, its dense
+// samples), and the same problem with padded rows in gradInput, in the same order (never tiled):
+// the same bits, the float32 order, and, when `tiled` (planes: every case but float32 with windows
+// of 8 positions or more, whose sums are formed in gradInput itself), more workspace than the
+// padded one, for the narrowed indices.
 void check_tiled_against_padded(const PoolCase& c, const std::vector<int64_t>& index,
                                 const std::vector<double>& grad, bool tiled) {
   Problem problem(c, grad, index);
   PoolCase padded_case = c;
-  padded_case.input_layout = Layout{{}, 1, 1, 0};
+  padded_case.input_layout = Layout{c.input_layout.order, 1, 1, 0};
   Problem padded(padded_case, grad, index);
   for (const char* isa : {"simd", "scalar"}) {
     oa_test::ScopedEnv isa_env("OPENACLNN_CPU_ISA", isa);
@@ -369,15 +370,41 @@ void check_tiled_against_padded(const PoolCase& c, const std::vector<int64_t>& i
   }
 }
 
-// Whether a tiled plan is expected for the case (see check_tiled_against_padded).
-bool expect_tiled(const PoolCase& c) {
+// Whether a tiled plan with narrowed indices is expected for the case (see
+// check_tiled_against_padded).
+bool expect_narrowed(const PoolCase& c) {
   const oa_ref::PoolShape s = c.ref_shape();
-  return c.dtype != ACL_FLOAT || s.h * s.w < 8 * s.ho * s.wo;
+  return c.input_layout.order.empty() && (c.dtype != ACL_FLOAT || s.h * s.w < 8 * s.ho * s.wo);
 }
 
-// Windows that tile contiguous planes (H % Ho == 0, W % Wo == 0): the check narrows the indices
-// and notes per chunk whether every index lies in its own window; such chunks are written by
-// stores (a -0 gradient gives +0, a NaN the canonical quiet NaN), the others by sums.
+enum class Kind { own_windows, one_outside, arbitrary };
+
+// Runs a case of tiled windows with indices of the kind given, from the forward or arbitrary, with
+// special gradients, against the same case in padded memory.
+void check_tiling_kind(const PoolCase& c, Kind kind, std::mt19937_64& rng) {
+  SCOPED_TRACE(c.describe() + ", kind " + std::to_string(static_cast<int>(kind)));
+  const oa_ref::PoolShape s = c.ref_shape();
+  std::vector<int64_t> index;
+  if (kind == Kind::arbitrary) {
+    for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
+      index.push_back(static_cast<int64_t>(rng() % (s.h * s.w)));
+    }
+  } else {
+    const std::vector<double> x = random_values(rng, s.planes * s.h * s.w, Values::ties);
+    index = oa_ref::adaptive_max_pool2d(x, s).indices;
+  }
+  if (kind == Kind::one_outside) {
+    index[0] = index[s.ho * s.wo - 1];  // the last window's index, named twice
+  }
+  check_tiled_against_padded(c, index, random_values(rng, s.planes * s.ho * s.wo, Values::specials),
+                             expect_narrowed(c));
+}
+
+// Windows that tile contiguous planes (H % Ho == 0, W % Wo == 0), or channels-last samples that
+// are dense blocks: the check notes per chunk whether every index lies in its own window (and
+// narrows the indices of planes); such chunks are written by stores (a -0 gradient gives +0, a NaN
+// the canonical quiet NaN), the others by sums. Channels-last gradOutput and indices are read
+// channels-last or row-major with padded rows.
 TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
   struct Shape {
     std::vector<int64_t> dims;
@@ -390,46 +417,60 @@ TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
                           {{2, 3, 9, 9}, 3, 9},                             // 3x1 windows
                           {{2, 3, 56, 56}, 7, 7},  // 8x8 windows: sparse sums
                           {{2, 4, 30, 40}, 1, 1}};
-  enum class Kind { own_windows, one_outside, arbitrary };
   std::mt19937_64 rng(12);
   for (const Shape& shape : shapes) {
-    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-      for (aclDataType index_dtype : {ACL_INT32, ACL_INT64}) {
-        for (int variant = 0; variant < 6; ++variant) {
-          // gradOutput and indices contiguous, or with padded rows and an offset.
-          const Kind kind = static_cast<Kind>(variant / 2);
-          PoolCase c = simple_case(shape.dims, shape.ho, shape.wo, dtype);
-          c.index_dtype = index_dtype;
-          if (variant % 2 == 1) {
-            c.output_layout = c.index_layout = Layout{{}, 1, 2, 3};
-          }
-          SCOPED_TRACE(c.describe() + ", kind " + std::to_string(static_cast<int>(kind)));
-          const oa_ref::PoolShape s = c.ref_shape();
-          std::vector<int64_t> index;
-          if (kind == Kind::arbitrary) {
-            for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
-              index.push_back(static_cast<int64_t>(rng() % (s.h * s.w)));
+    for (bool nhwc : {false, true}) {
+      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (aclDataType index_dtype : {ACL_INT32, ACL_INT64}) {
+          for (int variant = 0; variant < 6; ++variant) {
+            // gradOutput and indices contiguous (channels-last with gradInput), or with padded
+            // rows and an offset.
+            const Kind kind = static_cast<Kind>(variant / 2);
+            PoolCase c = simple_case(shape.dims, shape.ho, shape.wo, dtype);
+            c.index_dtype = index_dtype;
+            if (nhwc) {
+              c.input_layout = c.output_layout = c.index_layout = channels_last(shape.dims.size());
             }
-          } else {
-            const std::vector<double> x = random_values(rng, s.planes * s.h * s.w, Values::ties);
-            index = oa_ref::adaptive_max_pool2d(x, s).indices;
+            if (variant % 2 == 1) {
+              c.output_layout = c.index_layout = Layout{{}, 1, 2, 3};
+            }
+            check_tiling_kind(c, kind, rng);
           }
-          if (kind == Kind::one_outside) {
-            index[0] = index[s.ho * s.wo - 1];  // the last window's index, named twice
-          }
-          check_tiled_against_padded(c, index,
-                                     random_values(rng, s.planes * s.ho * s.wo, Values::specials),
-                                     expect_tiled(c));
         }
       }
     }
   }
 }
 
+// Channels-last 16-bit samples that are dense blocks, in a launch that streams its output: with
+// every index in its own window, each row of windows is built in the workspace and streamed into
+// gradInput (at an odd offset here, so that the bands start and end off the vector boundaries).
+// With one index outside its window, the first chunk forms sums and the others stream bands.
+TEST(AdaptiveMaxPool2dBackward, ChannelsLastBandsStreamed) {
+  std::mt19937_64 rng(16);
+  const int64_t sample_bytes = 48 * 48 * 32 * 2 + 12 * 12 * 32 * (2 + 8);
+  const int64_t samples = oa::simd::kCachedBytes / sample_bytes + 1;
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    PoolCase c = simple_case({samples, 32, 48, 48}, 12, 12, dtype);
+    c.output_layout = c.index_layout = channels_last(4);
+    c.input_layout = Layout{channels_last(4).order, 1, 0, 3};
+    SCOPED_TRACE(c.describe());
+    const oa_ref::PoolShape s = c.ref_shape();
+    const std::vector<double> x = random_values(rng, s.planes * s.h * s.w, Values::ties);
+    std::vector<int64_t> index = oa_ref::adaptive_max_pool2d(x, s).indices;
+    if (dtype == ACL_BF16) {
+      index[0] = index[s.ho * s.wo - 1];
+    }
+    uint64_t workspace_size = 0;
+    run_with_indices(c, index, rng, &workspace_size);
+  }
+}
+
 // The window test at its edges: every index the first position of its own window, but for one
 // output whose index is just outside its window (one column past it, one row below it, or one
 // position before it) and is also named by the window there, so that taking it for inside would
-// store where two outputs must be added. Planes up to the largest tiled one, 2^16 positions.
+// store where two outputs must be added. Planes up to the largest tiled one, 2^16 positions, and
+// channels-last where there are channels.
 TEST(AdaptiveMaxPool2dBackward, TiledWindowEdges) {
   struct Shape {
     std::vector<int64_t> dims;
@@ -439,48 +480,64 @@ TEST(AdaptiveMaxPool2dBackward, TiledWindowEdges) {
   const Shape shapes[] = {{{1, 1, 2, 32768}, 1, 16384}, {{1, 2, 256, 256}, 128, 128},
                           {{2, 3, 30, 30}, 10, 15},     {{1, 1, 64, 1024}, 32, 512},
                           {{1, 2, 255, 257}, 85, 257},  {{1, 1, 168, 390}, 24, 30}};
-  std::mt19937_64 rng(13);
+  struct EdgeCase {
+    Shape shape;
+    aclDataType dtype;
+    bool nhwc;
+  };
+  std::vector<EdgeCase> edge_cases;
   for (const Shape& shape : shapes) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
-      const PoolCase c = simple_case(shape.dims, shape.ho, shape.wo, dtype);
-      const oa_ref::PoolShape s = c.ref_shape();
-      const int64_t kh = s.h / s.ho;
-      const int64_t kw = s.w / s.wo;
-      auto first = [&](int64_t i, int64_t j) { return i * kh * s.w + j * kw; };
-      // An interior output, so that each neighbour exists (or the first row of a one-row plane).
-      const int64_t i = s.ho / 2;
-      const int64_t j = s.wo / 2;
-      for (int edge = 0; edge < 3; ++edge) {
-        SCOPED_TRACE(c.describe() + ", edge " + std::to_string(edge));
-        int64_t ni = i;  // the neighbour whose window holds the index
-        int64_t nj = j;
-        int64_t position = 0;
-        if (edge == 0) {
-          nj = j + 1;
-          position = first(i, j + 1);
-        } else if (edge == 1) {
-          if (i + 1 == s.ho) {
-            continue;
-          }
-          ni = i + 1;
-          position = first(i + 1, j);
-        } else {
-          nj = j - 1;
-          position = first(i, j) - 1;  // the last column of the first row of the window before
+      for (bool nhwc : {false, true}) {
+        if (!nhwc || shape.dims[1] > 1) {
+          edge_cases.push_back({shape, dtype, nhwc});
         }
-        std::vector<int64_t> index;
-        for (int64_t p = 0; p < s.planes; ++p) {
-          for (int64_t a = 0; a < s.ho; ++a) {
-            for (int64_t b = 0; b < s.wo; ++b) {
-              index.push_back(first(a, b));
-            }
-          }
-        }
-        index[i * s.wo + j] = position;
-        index[ni * s.wo + nj] = position;
-        check_tiled_against_padded(
-            c, index, random_values(rng, s.planes * s.ho * s.wo, Values::spread), expect_tiled(c));
       }
+    }
+  }
+  std::mt19937_64 rng(13);
+  for (const auto& [shape, dtype, nhwc] : edge_cases) {
+    PoolCase c = simple_case(shape.dims, shape.ho, shape.wo, dtype);
+    if (nhwc) {
+      c.input_layout = c.output_layout = c.index_layout = channels_last(4);
+    }
+    const oa_ref::PoolShape s = c.ref_shape();
+    const int64_t kh = s.h / s.ho;
+    const int64_t kw = s.w / s.wo;
+    auto first = [&](int64_t i, int64_t j) { return i * kh * s.w + j * kw; };
+    // An interior output, so that each neighbour exists (or the first row of a one-row plane).
+    const int64_t i = s.ho / 2;
+    const int64_t j = s.wo / 2;
+    for (int edge = 0; edge < 3; ++edge) {
+      SCOPED_TRACE(c.describe() + ", edge " + std::to_string(edge));
+      int64_t ni = i;  // the neighbour whose window holds the index
+      int64_t nj = j;
+      int64_t position = 0;
+      if (edge == 0) {
+        nj = j + 1;
+        position = first(i, j + 1);
+      } else if (edge == 1) {
+        if (i + 1 == s.ho) {
+          continue;
+        }
+        ni = i + 1;
+        position = first(i + 1, j);
+      } else {
+        nj = j - 1;
+        position = first(i, j) - 1;  // the last column of the first row of the window before
+      }
+      std::vector<int64_t> index;
+      for (int64_t p = 0; p < s.planes; ++p) {
+        for (int64_t a = 0; a < s.ho; ++a) {
+          for (int64_t b = 0; b < s.wo; ++b) {
+            index.push_back(first(a, b));
+          }
+        }
+      }
+      index[i * s.wo + j] = position;
+      index[ni * s.wo + nj] = position;
+      check_tiled_against_padded(
+          c, index, random_values(rng, s.planes * s.ho * s.wo, Values::spread), expect_narrowed(c));
     }
   }
 }
