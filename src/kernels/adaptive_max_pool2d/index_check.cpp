@@ -15,10 +15,15 @@ uint64_t as_unsigned(I v) {
 // o = p - first is below kh * W, and o mod W below kw. o is clamped to kh * W <= H * W <= 2^16, and
 // its row o div W comes from float arithmetic, exactly: o + 1/2 lies at least 1/(2W) from a
 // multiple of W, while (o + 1/2) * fl(1/W), rounded, errs by at most (kh + 1) * 2^-23, which is
-// less than 1/(2W) as (kh + 1) * W <= 2^17. Branch-free, so that the loops over indices vectorise.
-inline uint32_t in_window(const BackwardPlan& plan, int64_t p, int64_t first) {
-  const auto span = static_cast<uint64_t>(plan.window_rows_span);
-  const uint64_t offset = std::min(static_cast<uint64_t>(p - first), span);
+// less than 1/(2W) as (kh + 1) * W <= 2^17. Branch-free, so that the loops over indices vectorise,
+// and on 32-bit lanes (twice as many as 64-bit ones, with native compares): the index p is taken
+// modulo 2^32, which changes nothing for an index in [0, H * W), and an index outside it fails the
+// range check, which stops the launch whatever this says.
+template <typename I>
+uint32_t in_window(const BackwardPlan& plan, I index, int32_t first) {
+  const auto span = static_cast<uint32_t>(plan.window_rows_span);
+  const auto p = static_cast<uint32_t>(index);
+  const uint32_t offset = std::min(p - static_cast<uint32_t>(first), span);
   const auto o = static_cast<int32_t>(offset);
   const auto row = static_cast<int32_t>((static_cast<float>(o) + 0.5f) * plan.inverse_width);
   const int32_t column = o - row * static_cast<int32_t>(plan.dims.w);
@@ -42,7 +47,7 @@ bool check_tiled(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   // One index, of the output whose window starts at `start`.
   auto take = [&](I index, int32_t start, uint16_t* out) {
     largest = std::max(largest, as_unsigned(index));
-    own &= in_window(plan, static_cast<int64_t>(index), start);
+    own &= in_window(plan, index, start);
     *out = static_cast<uint16_t>(index);
   };
   // Runs of the outputs of whole planes, as many as window_first holds.
@@ -136,11 +141,11 @@ bool check_channels_last(const BackwardPlan& plan, int64_t chunk, void* workspac
     for (int64_t i = 0; i < d.ho; ++i) {
       for (int64_t j = 0; j < d.wo; ++j) {
         const I* index = indices + i * iv.sh + j * iv.sw;
-        const int64_t first = kTiled ? plan.window_first[i * d.wo + j] : 0;
+        const int32_t first = kTiled ? plan.window_first[i * d.wo + j] : 0;
         auto take = [&](I value) {
           largest = std::max(largest, as_unsigned(value));
           if constexpr (kTiled) {
-            own &= in_window(plan, static_cast<int64_t>(value), first);
+            own &= in_window(plan, value, first);
           }
         };
         if (iv.sc == 1) {

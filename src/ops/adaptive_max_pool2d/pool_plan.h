@@ -28,9 +28,11 @@ aclnnStatus check_plane_fits_int32(const char* op, Named t, const char* reason);
 bool channels_innermost(const View& v, const Dims& dims);
 
 // The split of `units` units of about `unit_work` elements each, each chunk needing `slot_bytes`
-// of workspace: chunks of at least `chunk_work` elements (below that, starting threads costs more
-// than it saves), at most kMaxChunks of them, and a workspace of at most 8 MiB unless that leaves
-// fewer than 8 chunks. A function of the problem only.
+// of workspace: one chunk when there are fewer than `chunk_work` elements in all (below that,
+// starting threads costs more than it saves), else a multiple of 8 chunks (as many as there are
+// units at most) of about `chunk_work` elements or more, at most kMaxChunks of them, and a
+// workspace of at most 8 MiB unless that leaves fewer than 8 chunks. A function of the problem
+// only.
 Split split_work(int64_t units, int64_t unit_work, int64_t slot_bytes, int64_t chunk_work);
 
 }  // namespace oa::amp

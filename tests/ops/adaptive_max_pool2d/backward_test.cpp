@@ -588,7 +588,7 @@ TEST(AdaptiveMaxPool2dBackward, NegativeIndexIsADataError) {
 TEST(AdaptiveMaxPool2dBackward, FirstBadIndexIsNamedAndNothingIsWritten) {
   for (const Layout& layout : {Layout{}, channels_last(4)}) {
     for (aclDataType index_dtype : {ACL_INT32, ACL_INT64}) {
-      // Two chunks of planes; 40 KiB of INT32 indices are checked on one thread, 80 KiB of INT64
+      // Eight chunks of planes; 40 KiB of INT32 indices are checked on one thread, 80 KiB of INT64
       // on all.
       PoolCase c = simple_case({4, 40, 64, 64}, 8, 8);
       c.index_dtype = index_dtype;

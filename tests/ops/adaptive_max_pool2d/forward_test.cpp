@@ -177,6 +177,34 @@ TEST(AdaptiveMaxPool2d, LargerCasesInEveryLayout) {
   }
 }
 
+// Channels-last windows of 8 rows or more are scanned a row of self at a time for all windows of
+// an output row: overlapping rows and columns, all channels at once (24) or in blocks of 64 with a
+// remainder (100 channels, 30 windows a row), every dtype, with ties, infinities, NaN and -0.
+TEST(AdaptiveMaxPool2d, TallWindowsChannelsLast) {
+  std::mt19937_64 rng(8);
+  const PoolCase shapes[] = {simple_case({1, 24, 24, 16}, 3, 5),
+                             simple_case({2, 100, 17, 60}, 2, 30), simple_case({5, 26, 9}, 1, 4)};
+  for (const PoolCase& shape : shapes) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      PoolCase c = shape;
+      c.dtype = dtype;
+      c.input_layout = c.output_layout = c.index_layout = channels_last(c.shape.size());
+      const oa_ref::PoolShape s = c.ref_shape();
+      check_forward(c, random_values(rng, s.planes * s.h * s.w, Values::specials));
+    }
+  }
+  // All -inf: each window's first position, with windows of 8 rows starting at rows 0 and 8.
+  PoolCase c = simple_case({1, 3, 16, 12}, 2, 3);
+  c.input_layout = c.output_layout = c.index_layout = channels_last(4);
+  const ForwardResult r = check_forward(c, std::vector<double>(3 * 16 * 12, -kInf));
+  const std::vector<int64_t> firsts = {0, 4, 8, 96, 100, 104};
+  std::vector<int64_t> expected;
+  for (int channel = 0; channel < 3; ++channel) {
+    expected.insert(expected.end(), firsts.begin(), firsts.end());
+  }
+  EXPECT_EQ(r.indices, expected);
+}
+
 TEST(AdaptiveMaxPool2d, EmptyBatchDoesNothing) {
   PoolTensor self({0, 3, 4, 4}, ACL_FLOAT);
   PoolTensor out({0, 3, 2, 2}, ACL_FLOAT);
