@@ -59,7 +59,10 @@ void FillStreaming(uint8_t* dst, uint8_t value, int64_t bytes) {
   FillWith<true>(dst, value, bytes);
 }
 
-void StreamBytesAndClear(uint8_t* src, int64_t bytes, uint8_t* dst) {
+// Copies [src, src + bytes) to dst with streaming stores between a plain head (up to dst's first
+// vector boundary) and a plain tail, and with kClear sets the source bytes to zero.
+template <bool kClear>
+void StreamCopyWith(uint8_t* dst, uint8_t* src, int64_t bytes) {
   const hn::ScalableTag<uint8_t> d;
   const auto lanes = static_cast<int64_t>(hn::Lanes(d));
   const auto to_boundary =
@@ -69,7 +72,9 @@ void StreamBytesAndClear(uint8_t* src, int64_t bytes, uint8_t* dst) {
       return;
     }
     std::memcpy(dst + at, src + at, static_cast<size_t>(count));
-    std::memset(src + at, 0, static_cast<size_t>(count));
+    if constexpr (kClear) {
+      std::memset(src + at, 0, static_cast<size_t>(count));
+    }
   };
   const int64_t head = std::min(bytes, to_boundary);
   const int64_t body_end = head + (bytes - head) / lanes * lanes;
@@ -77,9 +82,21 @@ void StreamBytesAndClear(uint8_t* src, int64_t bytes, uint8_t* dst) {
   const auto zero = hn::Zero(d);
   for (int64_t i = head; i < body_end; i += lanes) {
     hn::Stream(hn::LoadU(d, src + i), d, dst + i);
-    hn::StoreU(zero, d, src + i);
+    if constexpr (kClear) {
+      hn::StoreU(zero, d, src + i);
+    }
   }
   plain(body_end, bytes - body_end);
+}
+
+void StreamBytesAndClear(uint8_t* src, int64_t bytes, uint8_t* dst) {
+  StreamCopyWith<true>(dst, src, bytes);
+}
+
+void StreamCopy(uint8_t* dst, const uint8_t* src, int64_t bytes) {
+  // The source is only read (kClear is false).
+  StreamCopyWith<false>(dst, const_cast<uint8_t*>(src), bytes);
+  hwy::FlushStream();
 }
 
 }  // namespace HWY_NAMESPACE
@@ -92,6 +109,7 @@ namespace oa::simd {
 HWY_EXPORT(FillCached);
 HWY_EXPORT(FillStreaming);
 HWY_EXPORT(StreamBytesAndClear);
+HWY_EXPORT(StreamCopy);
 
 void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming) {
   auto* p = static_cast<uint8_t*>(dst);
@@ -100,6 +118,15 @@ void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming) {
   } else {
     HWY_DYNAMIC_DISPATCH(FillCached)(p, value, bytes);
   }
+}
+
+void copy_bytes(void* dst, const void* src, int64_t bytes, bool streaming) {
+  if (!streaming) {
+    std::memcpy(dst, src, static_cast<size_t>(bytes));
+    return;
+  }
+  HWY_DYNAMIC_DISPATCH(StreamCopy)
+  (static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), bytes);
 }
 
 void stream_bytes_and_clear(void* src, int64_t bytes, void* dst) {

@@ -1,4 +1,4 @@
-// Filling memory with one byte value, with plain or with streaming (non-temporal) stores.
+// Filling and copying memory, with plain or with streaming (non-temporal) stores.
 // Streaming stores write whole cache lines without reading them first but leave nothing in cache:
 // they pay off when the output would not be in cache anyway by the time it is used again. What
 // decides that is everything a launch touches, not its output alone. Measured (in-process A/B,
@@ -27,6 +27,10 @@ inline bool streams_output(int64_t touched_bytes) { return touched_bytes > kCach
 // Sets bytes [dst, dst + bytes) to value, with streaming stores when `streaming` (fenced before
 // it returns), else with plain stores.
 void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming);
+
+// Copies bytes [src, src + bytes) to dst (the two not overlapping), with streaming stores when
+// `streaming` (fenced before it returns), else with memcpy.
+void copy_bytes(void* dst, const void* src, int64_t bytes, bool streaming);
 
 // Copies bytes [src, src + bytes) to dst with streaming stores (plain ones for a head up to dst's
 // first vector boundary and for the tail) and sets them to zero in src, for a block built in cache

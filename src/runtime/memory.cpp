@@ -146,8 +146,11 @@ void parallel_copy(void* dst, const void* src, size_t count) {
     std::memmove(dst, src, count);
     return;
   }
-  for_each_piece(count,
-                 [&](size_t begin, size_t size) { std::memcpy(to + begin, from + begin, size); });
+  // Each byte is read and written: a copy touches twice its size (core/fill_simd.h).
+  const bool streaming = simd::streams_output(2 * static_cast<int64_t>(count));
+  for_each_piece(count, [&](size_t begin, size_t size) {
+    simd::copy_bytes(to + begin, from + begin, static_cast<int64_t>(size), streaming);
+  });
 }
 
 // Fills with the stores that suit the whole range's size (core/fill_simd.h).

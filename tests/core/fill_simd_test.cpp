@@ -1,12 +1,13 @@
 // fill_bytes: exactly the bytes asked for get the value, for every length and alignment around the
 // vector width, in both of its ways (plain stores for cache-resident outputs, streaming stores for
-// larger ones), on every SIMD target the CPU has. stream_bytes_and_clear likewise: exactly the
-// bytes asked for are copied, and cleared in the source.
+// larger ones), on every SIMD target the CPU has. copy_bytes and stream_bytes_and_clear likewise:
+// exactly the bytes asked for are copied (and, by the latter, cleared in the source).
 #include "core/fill_simd.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/isa.h"
@@ -48,9 +49,12 @@ TEST(FillBytes, ExactlyTheBytesAskedFor) {
 
 TEST(FillBytes, LargeStreamingFill) { check_fill(0, 5, int64_t{3} << 20, true); }
 
+enum class Copy { plain, streaming, streaming_and_clear };
+
 // Copies [0, bytes) of a source at `source_offset` past a 64-byte boundary to a destination at
-// `offset` past one, and checks every byte of both guarded buffers.
-void check_stream_copy(int64_t source_offset, int64_t offset, int64_t bytes) {
+// `offset` past one, in the way given, and checks every byte of both guarded buffers: the source
+// is kept, or cleared by stream_bytes_and_clear.
+void check_copy(Copy how, int64_t source_offset, int64_t offset, int64_t bytes) {
   auto aligned_start = [](const std::vector<uint8_t>& buffer, int64_t at) {
     const auto base = reinterpret_cast<uintptr_t>(buffer.data());
     return static_cast<int64_t>((64 - base % 64) % 64) + kMargin / 2 + at;
@@ -59,32 +63,44 @@ void check_stream_copy(int64_t source_offset, int64_t offset, int64_t bytes) {
   std::vector<uint8_t> buffer(static_cast<size_t>(2 * kMargin + offset + bytes), kGuard);
   const int64_t from = aligned_start(source, source_offset);
   const int64_t start = aligned_start(buffer, offset);
+  auto value = [](int64_t i) { return static_cast<uint8_t>(i * 7 + 1); };
   for (int64_t i = 0; i < bytes; ++i) {
-    source[static_cast<size_t>(from + i)] = static_cast<uint8_t>(i * 7 + 1);
+    source[static_cast<size_t>(from + i)] = value(i);
   }
-  oa::simd::stream_bytes_and_clear(source.data() + from, bytes, buffer.data() + start);
-  oa::store_fence();
+  if (how == Copy::streaming_and_clear) {
+    oa::simd::stream_bytes_and_clear(source.data() + from, bytes, buffer.data() + start);
+    oa::store_fence();
+  } else {
+    oa::simd::copy_bytes(buffer.data() + start, source.data() + from, bytes,
+                         how == Copy::streaming);
+  }
+  const std::string where = std::to_string(bytes) + " bytes at offsets " +
+                            std::to_string(source_offset) + ", " + std::to_string(offset) +
+                            ", way " + std::to_string(static_cast<int>(how));
   for (int64_t i = 0; i < static_cast<int64_t>(buffer.size()); ++i) {
     const bool inside = i >= start && i < start + bytes;
-    ASSERT_EQ(buffer[static_cast<size_t>(i)],
-              inside ? static_cast<uint8_t>((i - start) * 7 + 1) : kGuard)
-        << "destination byte " << i - start << " of " << bytes << " at offsets " << source_offset
-        << ", " << offset;
+    ASSERT_EQ(buffer[static_cast<size_t>(i)], inside ? value(i - start) : kGuard)
+        << "destination byte " << i - start << " of " << where;
   }
   for (int64_t i = 0; i < static_cast<int64_t>(source.size()); ++i) {
     const bool inside = i >= from && i < from + bytes;
-    ASSERT_EQ(source[static_cast<size_t>(i)], inside ? 0 : kGuard)
-        << "source byte " << i - from << " of " << bytes << " at offsets " << source_offset << ", "
-        << offset;
+    uint8_t expected = kGuard;
+    if (inside) {
+      expected = how == Copy::streaming_and_clear ? 0 : value(i - from);
+    }
+    ASSERT_EQ(source[static_cast<size_t>(i)], expected)
+        << "source byte " << i - from << " of " << where;
   }
 }
 
-TEST(StreamBytesAndClear, ExactlyTheBytesAskedFor) {
+TEST(CopyBytes, ExactlyTheBytesAskedForInEachWay) {
   oa_test::for_each_simd_target([&] {
-    for (int64_t source_offset : {0, 2, 5}) {
-      for (int64_t offset : {0, 1, 2, 30, 62}) {
-        for (int64_t bytes : {0, 1, 2, 31, 32, 63, 64, 65, 130, 1000, 4098}) {
-          check_stream_copy(source_offset, offset, bytes);
+    for (Copy how : {Copy::plain, Copy::streaming, Copy::streaming_and_clear}) {
+      for (int64_t source_offset : {0, 2, 5}) {
+        for (int64_t offset : {0, 1, 2, 30, 62}) {
+          for (int64_t bytes : {0, 1, 2, 31, 32, 63, 64, 65, 130, 1000, 4098}) {
+            check_copy(how, source_offset, offset, bytes);
+          }
         }
       }
     }

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <vector>
 
+#include "core/fill_simd.h"
 #include "test_env.h"
 
 namespace {
@@ -193,6 +194,25 @@ TEST(Memcpy, LargeCopiesAreExact) {
     EXPECT_EQ(std::memcmp(part.data() + 5, source.data() + 777, count), 0) << "threads " << threads;
     EXPECT_EQ(part[0], 0);
   }
+}
+
+// A copy that touches more than core/fill_simd.h's cache size (read and written) is written with
+// streaming stores: exact too, from and to unaligned addresses.
+TEST(Memcpy, CopiesBeyondTheCacheSizeAreExact) {
+  const auto size = static_cast<size_t>(oa::simd::kCachedBytes / 2 + 4099);
+  std::vector<unsigned char> source = pattern(size, 5);
+  DeviceBuffer a(size);
+  DeviceBuffer b(size + 64);
+  a.write(source);
+  std::vector<unsigned char> guard(size + 64, 0xA5);
+  b.write(guard);
+  ASSERT_EQ(aclrtMemcpy(b.as<char>() + 3, size + 61, a.as<char>() + 1, size - 1,
+                        ACL_MEMCPY_DEVICE_TO_DEVICE),
+            ACL_SUCCESS);
+  const std::vector<unsigned char> got = b.read<unsigned char>();
+  std::vector<unsigned char> expected = guard;
+  std::memcpy(expected.data() + 3, source.data() + 1, size - 1);
+  EXPECT_TRUE(got == expected);
 }
 
 }  // namespace
