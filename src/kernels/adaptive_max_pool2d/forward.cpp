@@ -202,8 +202,18 @@ inline void scan_row(const T* px, int64_t sw, int64_t count, int64_t lanes, P po
 
 // Rounds `lanes` channels' results into output j of a row (at out and indices).
 template <typename T, typename I, typename P>
-void store_results(const ForwardPlan& plan, const float* best, const P* best_index, int64_t lanes,
-                   T* out, I* indices) {
+void store_results(const ForwardPlan& plan, const float* __restrict best,
+                   const P* __restrict best_index, int64_t lanes, T* __restrict out,
+                   I* __restrict indices) {
+  if (plan.out.sc == 1 && plan.indices.sc == 1) {
+    // Channels-last outputs: one vectorised loop (the strided one below took about half of the
+    // kernel's time with 2x2 windows).
+    for (int64_t c = 0; c < lanes; ++c) {
+      out[c] = from_float<T>(best[c]);
+      indices[c] = static_cast<I>(best_index[c]);
+    }
+    return;
+  }
   for (int64_t c = 0; c < lanes; ++c) {
     out[c * plan.out.sc] = from_float<T>(best[c]);
     indices[c * plan.indices.sc] = static_cast<I>(best_index[c]);
