@@ -268,7 +268,9 @@ void scan_windows(const ForwardPlan& plan, int64_t chunk) {
 
 // Tall windows: all windows of the output row together, a row of self at a time, so that the
 // reads run along self's rows; channel_block channels at a time, the results of the row's windows
-// in the chunk's workspace slot (forward_slot_bytes).
+// in the chunk's workspace slot (forward_slot_bytes). The update is scan_row's, written out here:
+// through scan_row, GCC made this loop wait on its loads of self, 0.48-0.63x on 256 channels
+// (8x256x64x64 to 1x1 and 3x5, in-process A/B).
 template <typename T, typename I, typename P>
 void scan_rows(const ForwardPlan& plan, int64_t chunk, void* workspace) {
   const Dims& d = plan.dims;
