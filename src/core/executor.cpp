@@ -1,5 +1,6 @@
 #include "core/executor.h"
 
+#include <chrono>
 #include <mutex>
 #include <new>
 #include <unordered_set>
@@ -107,7 +108,12 @@ aclnnStatus launch(const char* op, void* workspace, uint64_t workspace_size,
     status = ACLNN_ERR_PARAM_INVALID;
   }
   if (status == ACLNN_SUCCESS) {
+    const auto start = std::chrono::steady_clock::now();
     status = executor->plan->run(executor->workspace_size == 0 ? nullptr : workspace);
+    if (status == ACLNN_SUCCESS) {
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      report_launch(executor->plan->store_choice(), took.count());
+    }
   }
   if (!executor->repeatable) {
     destroy(executor);

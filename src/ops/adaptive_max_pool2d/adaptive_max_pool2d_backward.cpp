@@ -12,8 +12,8 @@
 
 #include "core/checks.h"
 #include "core/executor.h"
-#include "core/fill_simd.h"
 #include "core/parallel.h"
+#include "core/store_choice.h"
 #include "kernels/adaptive_max_pool2d/backward.h"
 #include "kernels/adaptive_max_pool2d/index_check.h"
 #include "ops/adaptive_max_pool2d/pool_plan.h"
@@ -39,8 +39,8 @@ constexpr int64_t kChunkWork = int64_t{1} << 18;
 // in the L1 cache.
 constexpr int64_t kSparseRatio = 8;
 
-// The same for a gradInput of contiguous planes that does not stay in cache (the launch touches
-// more than core/fill_simd.h's kCachedBytes), whose float32 sums fit in an L2 cache
+// The same for a gradInput of contiguous planes written with streaming stores (it does not stay
+// in cache: core/store_choice.h), whose float32 sums fit in an L2 cache
 // (kMaxStreamedPlaneSums): with dense sums each plane is written once, with streaming stores,
 // where zeroing it and adding at the maxima reads back every line an output touches. In-process A/B
 // on 64-256 MiB gradInputs against the sparse path, float32 / bfloat16: 64 positions an
@@ -70,8 +70,9 @@ constexpr int64_t kParallelCheckBytes = int64_t{64} << 10;
 class BackwardRun final : public Plan {
  public:
   BackwardRun(amp::BackwardPlan plan, std::vector<int32_t> window_first, aclDataType dtype,
-              aclDataType index_dtype, int rank, amp::KernelIsa isa)
+              aclDataType index_dtype, int rank, amp::KernelIsa isa, StoreChoice stores)
       : plan_(std::move(plan)),
+        stores_(stores),
         window_first_(std::move(window_first)),
         index_dtype_(index_dtype),
         rank_(rank),
@@ -100,6 +101,8 @@ class BackwardRun final : public Plan {
     return ACLNN_SUCCESS;
   }
 
+  StoreChoice store_choice() const override { return stores_; }
+
  private:
   aclnnStatus report_bad_index() const {
     const amp::BadIndex bad = amp::find_bad_index(plan_, index_dtype_);
@@ -119,6 +122,7 @@ class BackwardRun final : public Plan {
   }
 
   amp::BackwardPlan plan_;
+  StoreChoice stores_;
   std::vector<int32_t> window_first_;  // BackwardPlan::window_first of a tiled plan
   aclDataType index_dtype_;
   int rank_;
@@ -187,8 +191,18 @@ int64_t workspace_bytes(const amp::BackwardPlan& plan) {
                     : plan.split.chunks * plan.split.slot_bytes;
 }
 
+// The bytes a launch reads and writes: gradInput written, gradOutput and indices read.
+int64_t touched_bytes(const aclTensor& grad_output, const aclTensor& indices,
+                      const aclTensor& grad_input) {
+  return (numel(grad_input) * dtype_bits(grad_input.dtype) +
+          numel(grad_output) * (dtype_bits(grad_output.dtype) + dtype_bits(indices.dtype))) /
+         8;
+}
+
+// The plan of a launch that writes gradInput with streaming stores when stream_output.
 amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
-                            const aclTensor& indices, const aclTensor& grad_input) {
+                            const aclTensor& indices, const aclTensor& grad_input,
+                            bool stream_output) {
   const Shape& g = grad_output.shape;
   amp::BackwardPlan plan;
   amp::Dims& d = plan.dims;
@@ -199,11 +213,7 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   plan.uniform = uniform_positions(plan.grad_input, d, &plan.position_stride);
   const int64_t positions = d.h * d.w;
   plan.dense_planes = amp::dense_block(plan.grad_input, d.n, d.c, d.h, d.w);
-  const int64_t touched =
-      (numel(grad_input) * dtype_bits(grad_input.dtype) +
-       numel(grad_output) * (dtype_bits(grad_output.dtype) + dtype_bits(indices.dtype))) /
-      8;
-  plan.stream_output = simd::streams_output(touched);
+  plan.stream_output = stream_output;
   const bool channels_last = amp::channels_innermost(plan.grad_input, d);
   // A channels-last sample that is one dense block is streamed whole from its sums, all channels
   // interleaved, as a plane is.
@@ -298,13 +308,21 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
   // self's data is never read, so gradInput may share its memory.
   OA_TRY(check_output(kOp, out, {grad, index}, false));
 
-  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput);
+  const StoreChoice stores = choose_stores(kOp, touched_bytes(*gradOutput, *indices, *gradInput));
+  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput, stores.stream);
   std::vector<int32_t> window_first = window_starts(plan);
-  const auto workspace = static_cast<uint64_t>(workspace_bytes(plan));
+  int64_t workspace = workspace_bytes(plan);
+  if (stores.slot >= 0) {
+    // The same size whichever stores were chosen, so that a caller may size it once per shape.
+    amp::BackwardPlan other = make_plan(*gradOutput, *self, *indices, *gradInput, !stores.stream);
+    window_starts(other);
+    workspace = std::max(workspace, workspace_bytes(other));
+  }
   auto run = std::make_unique<BackwardRun>(std::move(plan), std::move(window_first), self->dtype,
                                            indices->dtype, static_cast<int>(self->shape.size()),
-                                           amp::kernel_isa());
-  return make_executor(kOp, std::move(run), workspace, workspaceSize, executor);
+                                           amp::kernel_isa(), stores);
+  return make_executor(kOp, std::move(run), static_cast<uint64_t>(workspace), workspaceSize,
+                       executor);
 }
 
 extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackward(void* workspace, uint64_t workspaceSize,

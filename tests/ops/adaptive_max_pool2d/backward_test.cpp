@@ -1,7 +1,9 @@
 // aclnnAdaptiveMaxPool2dBackward against the float64 reference and against the float32 order SPEC
 // section 7 fixes: overlapping windows, arbitrary indices, every dtype, index dtype and memory
 // layout, empty tensors, out-of-range indices, and the same bits for any thread count.
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -9,6 +11,7 @@
 
 #include "core/fill_simd.h"
 #include "core/float_convert.h"
+#include "core/store_choice.h"
 #include "ops/adaptive_max_pool2d/pool_cases.h"
 #include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"
@@ -196,6 +199,14 @@ void run_with_indices(const PoolCase& c, const std::vector<int64_t>& index, std:
   EXPECT_TRUE(p.grad_input.only_view_written());
 }
 
+// The fewest samples of [C, H, W] pooled to [Ho, Wo] (INT64 indices) for which a launch touches
+// more than kCachedBytes.
+int64_t samples_beyond_cache(int64_t c, int64_t h, int64_t w, int64_t ho, int64_t wo,
+                             aclDataType dtype) {
+  const int64_t element = dtype == ACL_FLOAT ? 4 : 2;
+  return oa::simd::kCachedBytes / (c * h * w * element + c * ho * wo * (element + 8)) + 1;
+}
+
 // Several chunks, more channels than one channels-last block, every dtype and layout kind.
 TEST(AdaptiveMaxPool2dBackward, LargerCasesInEveryLayout) {
   std::mt19937_64 rng(5);
@@ -226,9 +237,7 @@ TEST(AdaptiveMaxPool2dBackward, LargeChannelsLastPlane) {
 TEST(AdaptiveMaxPool2dBackward, ChannelsLastSamplesStreamedFromTheirSums) {
   std::mt19937_64 rng(15);
   for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
-    const int64_t element = dtype == ACL_FLOAT ? 4 : 2;
-    const int64_t sample_bytes = 48 * 48 * 32 * element + 12 * 12 * 32 * (element + 8);
-    const int64_t samples = oa::simd::kCachedBytes / sample_bytes + 1;
+    const int64_t samples = samples_beyond_cache(32, 48, 48, 12, 12, dtype);
     PoolCase c = simple_case({samples, 32, 48, 48}, 12, 12, dtype);
     c.input_layout = c.output_layout = c.index_layout = channels_last(4);
     SCOPED_TRACE(c.describe());
@@ -448,8 +457,7 @@ TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
 // With one index outside its window, the first chunk forms sums and the others stream bands.
 TEST(AdaptiveMaxPool2dBackward, ChannelsLastBandsStreamed) {
   std::mt19937_64 rng(16);
-  const int64_t sample_bytes = 48 * 48 * 32 * 2 + 12 * 12 * 32 * (2 + 8);
-  const int64_t samples = oa::simd::kCachedBytes / sample_bytes + 1;
+  const int64_t samples = samples_beyond_cache(32, 48, 48, 12, 12, ACL_BF16);
   for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
     PoolCase c = simple_case({samples, 32, 48, 48}, 12, 12, dtype);
     c.output_layout = c.index_layout = channels_last(4);
@@ -466,11 +474,62 @@ TEST(AdaptiveMaxPool2dBackward, ChannelsLastBandsStreamed) {
   }
 }
 
-// The window test at its edges: every index the first position of its own window, but for one
-// output whose index is just outside its window (one column past it, one row below it, or one
-// position before it) and is also named by the window there, so that taking it for inside would
-// store where two outputs must be added. Planes up to the largest tiled one, 2^16 positions, and
-// channels-last where there are channels.
+// Learned stores (core/store_choice.h, the default outside the tests): launches of one shape in
+// the learned range try streaming and plain stores in turn, which here take different paths
+// (float32: streamed planes from float32 sums, or sums in gradInput; bfloat16 channels-last: bands
+// built in the workspace and streamed, or built in gradInput). Every launch gives the bits of the
+// launch the size rule plans, and phase 1 asks for the same workspace each time, so that a caller
+// may allocate it once per shape.
+TEST(AdaptiveMaxPool2dBackward, LearnedStoresGiveTheSameBitsAndWorkspace) {
+  std::mt19937_64 rng(21);
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    PoolCase c =
+        simple_case({samples_beyond_cache(64, 56, 56, 7, 7, dtype), 64, 56, 56}, 7, 7, dtype);
+    if (dtype == ACL_BF16) {
+      c.input_layout = c.output_layout = c.index_layout = channels_last(4);
+    }
+    SCOPED_TRACE(c.describe());
+    const oa_ref::PoolShape s = c.ref_shape();
+    // Each index somewhere in its own 8x8 window, as the forward's would be.
+    std::vector<int64_t> index;
+    for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
+      const int64_t i = k / s.wo % s.ho;
+      const int64_t j = k % s.wo;
+      index.push_back((i * 8 + static_cast<int64_t>(rng() % 8)) * s.w + j * 8 +
+                      static_cast<int64_t>(rng() % 8));
+    }
+    Problem p(c, random_values(rng, static_cast<int64_t>(index.size()), Values::spread), index);
+    std::vector<unsigned char> expected;
+    {
+      oa_test::ScopedEnv stores("OPENACLNN_STORES", "size");
+      ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      EXPECT_TRUE(p.grad_input.only_view_written());
+      expected = p.grad_input.raw();
+    }
+    oa_test::ScopedEnv stores("OPENACLNN_STORES", std::nullopt);
+    uint64_t workspace_size = 0;
+    std::unique_ptr<oa_test::DeviceBuffer> workspace;
+    // The first two runs of trials: streaming, then plain stores.
+    for (int64_t launch = 0; launch < 2 * oa::StoreLearner::kRun; ++launch) {
+      SCOPED_TRACE("launch " + std::to_string(launch));
+      p.grad_input.poison();
+      uint64_t asked = 0;
+      aclOpExecutor* executor = nullptr;
+      ASSERT_EQ(p.plan(&asked, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      if (launch == 0) {
+        workspace_size = asked;
+        workspace = std::make_unique<oa_test::DeviceBuffer>(std::max<uint64_t>(asked, 1));
+      }
+      EXPECT_EQ(asked, workspace_size);
+      ASSERT_EQ(aclnnAdaptiveMaxPool2dBackward(workspace->get(), workspace_size, executor, nullptr),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      // gradInput's bits and the guard bytes after it, as the size rule's launch left them.
+      EXPECT_TRUE(p.grad_input.raw() == expected);
+    }
+  }
+}
+
 TEST(AdaptiveMaxPool2dBackward, TiledWindowEdges) {
   struct Shape {
     std::vector<int64_t> dims;

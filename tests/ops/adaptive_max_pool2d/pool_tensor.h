@@ -151,6 +151,15 @@ class PoolTensor {
     return bits;
   }
 
+  // Every byte of the allocation, as it is now.
+  std::vector<unsigned char> raw() const { return buffer_->read<unsigned char>(); }
+  // Sets every byte of the allocation to kPattern on the device (quick for large tensors): the
+  // view's elements then hold that pattern instead of what write() wrote.
+  void poison() {
+    ASSERT_EQ(aclrtMemset(buffer_->get(), image_.size(), kPattern, image_.size()), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+  }
+
   // Whether every byte of the allocation that is not an element of the view is as it was.
   bool only_view_written() const {
     std::vector<unsigned char> now = buffer_->read<unsigned char>();

@@ -1,0 +1,77 @@
+// Plain or streaming stores for a launch's output, learned per launch shape.
+//
+// Which is faster depends on how much of the last-level cache the process really gets, and that
+// differs by host and by what runs beside it (core/fill_simd.h): on a 2-core VM whose 32 MiB cache
+// was shared with busy neighbours, pooling backward launches touching 18-32 MiB ran 1.4-2.4x faster
+// streamed; on a Zen 5 VM with that cache to itself, the same launches ran 1.15-1.8x faster with
+// plain stores (docs/perf/adaptive_max_pool2d.md). No size threshold suits both, and the hosts
+// report nothing that tells them apart (the Zen 5 VM's CPUID gives a 508 MiB last-level cache), so
+// a launch of a size in between tries both kinds of stores and keeps the faster, as an auto-tuner
+// does. The stores change the time, never the bits. The operators that learn are those whose plans
+// ask choose_stores (aclnnAdaptiveMaxPool2dBackward); the others decide by size alone.
+//
+// OPENACLNN_STORES=size (read at each choice) turns the learning off: a launch then streams
+// exactly when it touches more than simd::kCachedBytes, as launches outside the range below do.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace oa {
+
+// Launches touching more than simd::kCachedBytes and up to this many bytes learn their stores;
+// larger ones always stream (on both hosts above streaming won or tied from 64 MiB).
+inline constexpr int64_t kLearnStoresToBytes = int64_t{128} << 20;
+
+// What phase 1 chose for a launch, and where phase 2 reports how long it took.
+struct StoreChoice {
+  bool stream = false;
+  // The learner's slot and key; slot -1 when the stores follow from the size alone.
+  int slot = -1;
+  uint64_t key = 0;
+  // Whether the learner wants the launch's time (StoreLearner::Pick).
+  bool timed = false;
+};
+
+// The stores of a launch of op (a name that lives as long as the process) touching
+// `touched_bytes` in all (read and written).
+StoreChoice choose_stores(const char* op, int64_t touched_bytes);
+
+// Tells the learner that a launch planned with `choice` ran for `seconds` (nothing for a choice
+// made by size).
+void report_launch(const StoreChoice& choice, double seconds);
+
+// Learns the stores of one launch shape. Launches come in runs of kRun with the same stores, of
+// which all but the first are timed: plain stores find the output in cache only after a launch
+// that stored it plainly too (after one that streamed it they pay for a cold output, and
+// alternating launches measured plain stores 1.5-2x slower than they were). The first kTrials
+// launches are two runs of each kind; after them a launch takes the kind whose last kSamples timed
+// launches include the fastest, except for one run of the other kind every kRetryPeriod launches,
+// so that the choice follows a host whose cache gets busier or quieter.
+class StoreLearner {
+ public:
+  static constexpr int kSamples = 4;
+  static constexpr int64_t kRun = 3;
+  static constexpr int64_t kTrials = 4 * kRun;
+  static constexpr int64_t kRetryPeriod = 64;
+
+  struct Pick {
+    bool stream;  // streaming stores (else plain ones)
+    bool timed;   // whether the launch's time is to be recorded
+  };
+  Pick choose();
+  void record(bool stream, double seconds);
+  // The kind found faster so far (streaming until the trials are over, and while nothing is timed).
+  bool prefers_stream() const { return prefers_stream_; }
+  // The fastest of the kind's last kSamples times; +infinity before its first.
+  double best(bool stream) const;
+
+ private:
+  int64_t launches_ = 0;
+  bool last_stream_ = false;
+  bool prefers_stream_ = true;
+  std::array<std::array<double, kSamples>, 2> times_{};
+  std::array<int64_t, 2> recorded_{};
+};
+
+}  // namespace oa

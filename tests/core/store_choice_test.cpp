@@ -1,0 +1,109 @@
+// The learned choice between streaming and plain stores (core/store_choice.h): the learner's
+// schedule of trials, timed launches and retries, that it keeps the kind with the fastest recent
+// time and follows a change, and which launches choose_stores leaves to the size rule.
+#include "core/store_choice.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "core/fill_simd.h"
+#include "test_env.h"
+
+namespace {
+
+using oa::StoreLearner;
+
+// Runs `launches` launches: each launch of kind k takes times[k] seconds and is recorded when the
+// learner asks for its time. Returns the kinds chosen.
+std::vector<bool> run(StoreLearner& learner, int64_t launches, double stream_time,
+                      double plain_time) {
+  std::vector<bool> kinds;
+  for (int64_t k = 0; k < launches; ++k) {
+    const StoreLearner::Pick pick = learner.choose();
+    kinds.push_back(pick.stream);
+    if (pick.timed) {
+      learner.record(pick.stream, pick.stream ? stream_time : plain_time);
+    }
+  }
+  return kinds;
+}
+
+TEST(StoreLearner, TrialsAreRunsOfEachKindTimedAfterTheirFirstLaunch) {
+  StoreLearner learner;
+  for (int64_t k = 0; k < StoreLearner::kTrials; ++k) {
+    const StoreLearner::Pick pick = learner.choose();
+    EXPECT_EQ(pick.stream, k / StoreLearner::kRun % 2 == 0) << "launch " << k;
+    EXPECT_EQ(pick.timed, k % StoreLearner::kRun != 0) << "launch " << k;
+  }
+  // Nothing was recorded: streaming stays preferred.
+  EXPECT_TRUE(learner.choose().stream);
+  EXPECT_TRUE(learner.prefers_stream());
+}
+
+TEST(StoreLearner, KeepsTheFasterKindAndRetriesTheOtherOncePerPeriod) {
+  for (bool stream_faster : {true, false}) {
+    StoreLearner learner;
+    run(learner, StoreLearner::kTrials, stream_faster ? 1.0 : 2.0, stream_faster ? 2.0 : 1.0);
+    const std::vector<bool> kinds = run(learner, 2 * StoreLearner::kRetryPeriod,
+                                        stream_faster ? 1.0 : 2.0, stream_faster ? 2.0 : 1.0);
+    EXPECT_EQ(learner.prefers_stream(), stream_faster);
+    for (int64_t k = 0; k < static_cast<int64_t>(kinds.size()); ++k) {
+      const bool retry =
+          k % StoreLearner::kRetryPeriod >= StoreLearner::kRetryPeriod - StoreLearner::kRun;
+      EXPECT_EQ(kinds[k], retry != stream_faster) << "launch " << k;
+    }
+  }
+}
+
+TEST(StoreLearner, FollowsAHostWhoseCacheGetsQuieter) {
+  StoreLearner learner;
+  run(learner, StoreLearner::kTrials + StoreLearner::kRetryPeriod, 1.0, 2.0);
+  ASSERT_TRUE(learner.prefers_stream());
+  // Plain stores become faster: the next retry finds it out.
+  run(learner, StoreLearner::kRetryPeriod + 1, 1.0, 0.5);
+  EXPECT_FALSE(learner.prefers_stream());
+  EXPECT_EQ(learner.best(false), 0.5);
+  EXPECT_EQ(learner.best(true), 1.0);
+}
+
+TEST(StoreLearner, BestIsTheFastestOfTheLastSamples) {
+  StoreLearner learner;
+  EXPECT_EQ(learner.best(true), std::numeric_limits<double>::infinity());
+  learner.record(true, 1.0);
+  for (int k = 0; k < StoreLearner::kSamples; ++k) {
+    learner.record(true, 3.0 + k);
+  }
+  // 1.0 has left the window of the last kSamples.
+  EXPECT_EQ(learner.best(true), 3.0);
+}
+
+// Launches outside the learned range, and every launch with OPENACLNN_STORES=size, follow the size
+// rule; launches in it learn, one slot per operator and size.
+TEST(ChooseStores, SizeRuleOutsideTheRangeOrWhenAsked) {
+  oa_test::ScopedEnv stores("OPENACLNN_STORES", std::nullopt);
+  for (int64_t bytes : {int64_t{0}, oa::simd::kCachedBytes, oa::kLearnStoresToBytes + 1}) {
+    const oa::StoreChoice choice = oa::choose_stores("ChooseStoresTest", bytes);
+    EXPECT_EQ(choice.slot, -1) << bytes;
+    EXPECT_EQ(choice.stream, oa::simd::streams_output(bytes)) << bytes;
+  }
+  const int64_t inside = oa::simd::kCachedBytes + 12345;
+  const oa::StoreChoice first = oa::choose_stores("ChooseStoresTest", inside);
+  EXPECT_GE(first.slot, 0);
+  EXPECT_TRUE(first.stream);
+  EXPECT_FALSE(first.timed);
+  const oa::StoreChoice second = oa::choose_stores("ChooseStoresTest", inside);
+  EXPECT_EQ(second.slot, first.slot);
+  EXPECT_TRUE(second.timed);
+  const oa::StoreChoice other = oa::choose_stores("ChooseStoresTest", inside + 1);
+  EXPECT_NE(other.slot, first.slot);
+  {
+    oa_test::ScopedEnv by_size("OPENACLNN_STORES", "size");
+    const oa::StoreChoice choice = oa::choose_stores("ChooseStoresTest", inside);
+    EXPECT_EQ(choice.slot, -1);
+    EXPECT_TRUE(choice.stream);
+  }
+}
+
+}  // namespace
