@@ -12,7 +12,7 @@
 namespace oa {
 namespace {
 
-// Launch shapes learned at once; a new shape takes the slot learned longest ago.
+// Operator and size pairs learned at once; a new pair takes the slot given out longest ago.
 constexpr int kSlots = 16;
 
 struct Slot {

@@ -1,4 +1,4 @@
-// Plain or streaming stores for a launch's output, learned per launch shape.
+// Plain or streaming stores for a launch's output, learned per operator and launch size.
 //
 // Which is faster depends on how much of the last-level cache the process really gets, and that
 // differs by host and by what runs beside it (core/fill_simd.h): on a 2-core VM whose 32 MiB cache
@@ -41,9 +41,9 @@ StoreChoice choose_stores(const char* op, int64_t touched_bytes);
 // made by size).
 void report_launch(const StoreChoice& choice, double seconds);
 
-// Learns the stores of one launch shape. Launches come in runs of kRun with the same stores, of
-// which all but the first are timed: plain stores find the output in cache only after a launch
-// that stored it plainly too (after one that streamed it they pay for a cold output, and
+// Learns the stores of one operator at one size. Launches come in runs of kRun with the same
+// stores, of which all but the first are timed: plain stores find the output in cache only after a
+// launch that stored it plainly too (after one that streamed it they pay for a cold output, and
 // alternating launches measured plain stores 1.5-2x slower than they were). The first kTrials
 // launches are two runs of each kind; after them a launch takes the kind whose last kSamples timed
 // launches include the fastest, except for one run of the other kind every kRetryPeriod launches,
