@@ -51,8 +51,16 @@ StoreLearner::Pick StoreLearner::choose() {
     stream = launch / kRun % 2 == 0;
   } else {
     prefers_stream_ = !(best(false) < best(true));
-    const bool retry = (launch - kTrials) % kRetryPeriod >= kRetryPeriod - kRun;
-    stream = retry != prefers_stream_;
+    if (launch == retry_at_) {
+      preferred_at_retry_ = prefers_stream_;
+    } else if (launch == retry_at_ + kRun) {
+      // The retry is over (launch by launch, its times are recorded by now).
+      period_ = prefers_stream_ == preferred_at_retry_ ? std::min(2 * period_, kMaxRetryPeriod)
+                                                       : kMinRetryPeriod;
+      retry_at_ = launch + period_ - kRun;
+    }
+    const bool retry = launch >= retry_at_ && launch < retry_at_ + kRun;
+    stream = retry ? !preferred_at_retry_ : prefers_stream_;
   }
   const bool timed = launch > 0 && stream == last_stream_;
   last_stream_ = stream;

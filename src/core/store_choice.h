@@ -46,14 +46,18 @@ void report_launch(const StoreChoice& choice, double seconds);
 // launch that stored it plainly too (after one that streamed it they pay for a cold output, and
 // alternating launches measured plain stores 1.5-2x slower than they were). The first kTrials
 // launches are two runs of each kind; after them a launch takes the kind whose last kSamples timed
-// launches include the fastest, except for one run of the other kind every kRetryPeriod launches,
-// so that the choice follows a host whose cache gets busier or quieter.
+// launches include the fastest, except for retries, runs of the other kind, so that the choice
+// follows a host whose cache gets busier or quieter. The first retry comes kMinRetryPeriod
+// launches after the trials; each retry that leaves the choice as it was doubles the gap to the
+// next (up to kMaxRetryPeriod: a settled choice then costs one run of the slower kind in 1024
+// launches), and one that changes it sets the gap back to kMinRetryPeriod.
 class StoreLearner {
  public:
   static constexpr int kSamples = 4;
   static constexpr int64_t kRun = 3;
   static constexpr int64_t kTrials = 4 * kRun;
-  static constexpr int64_t kRetryPeriod = 64;
+  static constexpr int64_t kMinRetryPeriod = 64;
+  static constexpr int64_t kMaxRetryPeriod = 1024;
 
   struct Pick {
     bool stream;  // streaming stores (else plain ones)
@@ -70,6 +74,11 @@ class StoreLearner {
   int64_t launches_ = 0;
   bool last_stream_ = false;
   bool prefers_stream_ = true;
+  // The gap between retries, the first launch of the next retry, and the kind preferred when it
+  // began (the retry runs the other kind, whatever its own times show meanwhile).
+  int64_t period_ = kMinRetryPeriod;
+  int64_t retry_at_ = kTrials + kMinRetryPeriod - kRun;
+  bool preferred_at_retry_ = true;
   std::array<std::array<double, kSamples>, 2> times_{};
   std::array<int64_t, 2> recorded_{};
 };

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -42,30 +43,68 @@ TEST(StoreLearner, TrialsAreRunsOfEachKindTimedAfterTheirFirstLaunch) {
   EXPECT_TRUE(learner.prefers_stream());
 }
 
-TEST(StoreLearner, KeepsTheFasterKindAndRetriesTheOtherOncePerPeriod) {
-  for (bool stream_faster : {true, false}) {
-    StoreLearner learner;
-    run(learner, StoreLearner::kTrials, stream_faster ? 1.0 : 2.0, stream_faster ? 2.0 : 1.0);
-    const std::vector<bool> kinds = run(learner, 2 * StoreLearner::kRetryPeriod,
-                                        stream_faster ? 1.0 : 2.0, stream_faster ? 2.0 : 1.0);
-    EXPECT_EQ(learner.prefers_stream(), stream_faster);
-    for (int64_t k = 0; k < static_cast<int64_t>(kinds.size()); ++k) {
-      const bool retry =
-          k % StoreLearner::kRetryPeriod >= StoreLearner::kRetryPeriod - StoreLearner::kRun;
-      EXPECT_EQ(kinds[k], retry != stream_faster) << "launch " << k;
+// The launches (counted from the end of the trials) that take the kind other than `preferred`.
+std::vector<int64_t> others(const std::vector<bool>& kinds, bool preferred) {
+  std::vector<int64_t> at;
+  for (int64_t k = 0; k < static_cast<int64_t>(kinds.size()); ++k) {
+    if (kinds[k] != preferred) {
+      at.push_back(k);
     }
+  }
+  return at;
+}
+
+// Retry runs at gaps of 64, 128, 256, 512 and then 1024 launches while the choice stands.
+std::vector<int64_t> settled_retries(int64_t launches) {
+  std::vector<int64_t> at;
+  int64_t period = StoreLearner::kMinRetryPeriod;
+  for (int64_t start = period - StoreLearner::kRun; start < launches;) {
+    for (int64_t k = start; k < start + StoreLearner::kRun && k < launches; ++k) {
+      at.push_back(k);
+    }
+    period = std::min(2 * period, StoreLearner::kMaxRetryPeriod);
+    start += period;
+  }
+  return at;
+}
+
+TEST(StoreLearner, KeepsTheFasterKindAndRetriesTheOtherLessOftenWhileItStands) {
+  for (bool stream_faster : {true, false}) {
+    const double stream_time = stream_faster ? 1.0 : 2.0;
+    const double plain_time = stream_faster ? 2.0 : 1.0;
+    StoreLearner learner;
+    run(learner, StoreLearner::kTrials, stream_time, plain_time);
+    const std::vector<bool> kinds = run(learner, 3000, stream_time, plain_time);
+    EXPECT_EQ(learner.prefers_stream(), stream_faster);
+    EXPECT_EQ(others(kinds, stream_faster), settled_retries(3000));
   }
 }
 
 TEST(StoreLearner, FollowsAHostWhoseCacheGetsQuieter) {
   StoreLearner learner;
-  run(learner, StoreLearner::kTrials + StoreLearner::kRetryPeriod, 1.0, 2.0);
+  run(learner, StoreLearner::kTrials + 500, 1.0, 2.0);
   ASSERT_TRUE(learner.prefers_stream());
-  // Plain stores become faster: the next retry finds it out.
-  run(learner, StoreLearner::kRetryPeriod + 1, 1.0, 0.5);
+  // Plain stores become faster: the next retry (at launch 957 after the trials, 457 into this
+  // stretch) finds it out, and the retries of streaming stores come 64 launches apart again.
+  const std::vector<bool> kinds = run(learner, 600, 1.0, 0.5);
   EXPECT_FALSE(learner.prefers_stream());
   EXPECT_EQ(learner.best(false), 0.5);
   EXPECT_EQ(learner.best(true), 1.0);
+  int64_t switched = 0;
+  while (switched < static_cast<int64_t>(kinds.size()) && kinds[switched]) {
+    ++switched;
+  }
+  EXPECT_EQ(switched, 457);
+  std::vector<int64_t> retries;
+  for (int64_t k = switched; k < static_cast<int64_t>(kinds.size()); ++k) {
+    if (kinds[k]) {
+      retries.push_back(k - switched);
+    }
+  }
+  // A run of streaming stores 64 launches after the start of the retry that switched.
+  ASSERT_GE(retries.size(), 3u);
+  EXPECT_EQ(retries[0], StoreLearner::kMinRetryPeriod);
+  EXPECT_EQ(retries[2], StoreLearner::kMinRetryPeriod + StoreLearner::kRun - 1);
 }
 
 TEST(StoreLearner, BestIsTheFastestOfTheLastSamples) {
