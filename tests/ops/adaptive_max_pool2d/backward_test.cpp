@@ -296,9 +296,10 @@ TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
   check_backward(simple_case({1, planes, 1024, 1024}, 3, 5), Indices::arbitrary, rng);
 }
 
-// What decides streaming stores is every byte the launch reads and writes, not gradInput's alone:
-// float32 32x32 planes to 16x16 with just enough planes that gradInput, gradOutput and INT64
-// indices pass core/fill_simd.h's cache size, with INT32 indices stay under it. Streamed, the
+// What decides streaming stores by size (the tests' OPENACLNN_STORES=size, core/store_choice.h)
+// is every byte the launch reads and writes, not gradInput's alone: float32 32x32 planes to 16x16
+// with just enough planes that gradInput, gradOutput and INT64 indices pass core/fill_simd.h's
+// cache size, with INT32 indices stay under it. Streamed, the
 // plane is written from float32 sums with streaming stores and the workspace holds only their
 // slots; cached, the windows tile the plane and the workspace also holds the narrowed indices.
 TEST(AdaptiveMaxPool2dBackward, StreamingDecidedByAllBytesTouched) {
