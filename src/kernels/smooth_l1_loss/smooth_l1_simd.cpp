@@ -37,13 +37,13 @@ V Grad(D df, V d, V beta) {
   return hn::IfThenElse(hn::Lt(magnitude, beta), hn::Div(d, beta), sign);
 }
 
-// smooth_l1_grad_input on vectors.
+// smooth_l1_grad_input on vectors. Where grad is a number and gradOutput a NaN, the product is
+// already that NaN (quieted, as the multiplication by scale quiets it anyway), so only a NaN grad
+// needs a select: the product of two NaNs may be either.
 template <class D, class V>
 V GradInput(D df, V x, V y, V grad_output, V beta, V scale) {
   const auto grad = Grad(df, hn::Sub(x, y), beta);
-  const auto product =
-      hn::IfThenElse(hn::IsNaN(grad_output), grad_output, hn::Mul(grad, grad_output));
-  return hn::Mul(hn::IfThenElse(hn::IsNaN(grad), grad, product), scale);
+  return hn::Mul(hn::IfThenElse(hn::IsNaN(grad), grad, hn::Mul(grad, grad_output)), scale);
 }
 
 void Backward(float beta, float scale, const float* grad_output, const float* x, const float* y,
