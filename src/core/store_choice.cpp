@@ -50,17 +50,22 @@ StoreLearner::Pick StoreLearner::choose() {
   if (launch < kTrials) {
     stream = launch / kRun % 2 == 0;
   } else {
-    prefers_stream_ = !(best(false) < best(true));
-    if (launch == retry_at_) {
-      preferred_at_retry_ = prefers_stream_;
+    if (launch == kTrials) {
+      prefers_stream_ = !(best(false) < best(true));
     } else if (launch == retry_at_ + kRun) {
       // The retry is over (launch by launch, its times are recorded by now).
-      period_ = prefers_stream_ == preferred_at_retry_ ? std::min(2 * period_, kMaxRetryPeriod)
-                                                       : kMinRetryPeriod;
+      const bool before = prefers_stream_;
+      prefers_stream_ = !(best(false) < best(true));
+      period_ =
+          prefers_stream_ == before ? std::min(2 * period_, kMaxRetryPeriod) : kMinRetryPeriod;
       retry_at_ = launch + period_ - kRun;
     }
+    if (launch == retry_at_) {
+      // The other kind is judged by the retry's own times.
+      recorded_[!prefers_stream_] = 0;
+    }
     const bool retry = launch >= retry_at_ && launch < retry_at_ + kRun;
-    stream = retry ? !preferred_at_retry_ : prefers_stream_;
+    stream = retry != prefers_stream_;
   }
   const bool timed = launch > 0 && stream == last_stream_;
   last_stream_ = stream;

@@ -45,12 +45,20 @@ void report_launch(const StoreChoice& choice, double seconds);
 // stores, of which all but the first are timed: plain stores find the output in cache only after a
 // launch that stored it plainly too (after one that streamed it they pay for a cold output, and
 // alternating launches measured plain stores 1.5-2x slower than they were). The first kTrials
-// launches are two runs of each kind; after them a launch takes the kind whose last kSamples timed
-// launches include the fastest, except for retries, runs of the other kind, so that the choice
-// follows a host whose cache gets busier or quieter. The first retry comes kMinRetryPeriod
-// launches after the trials; each retry that leaves the choice as it was doubles the gap to the
-// next (up to kMaxRetryPeriod: a settled choice then costs one run of the slower kind in 1024
-// launches), and one that changes it sets the gap back to kMinRetryPeriod.
+// launches are two runs of each kind; after them a launch takes the preferred kind, except for
+// retries, runs of the other kind, so that the choice follows a host whose cache gets busier or
+// quieter. The choice is made only at the end of the trials and of each retry: the kind whose
+// times include the fastest wins, the other kind's being those of the retry itself and the
+// preferred kind's its last kSamples before the retry, so that both were measured under the same
+// conditions. Between retries nothing changes it. Judged at every launch, a few slow launches of
+// the preferred kind (a busy neighbour, an output evicted by other work) outweighed times of the
+// other kind from a quieter moment, and the choice swung back and forth: 2-9 times in 520-850
+// launches of 20-34 MiB with other work after every 30-50, against 0-1 times now (float32
+// 8x256x64x64 to 1x1 and 3x5, float32 and bfloat16 64x64x32x32 to 16x16; 1.0-1.16x as fast,
+// within that driver's spread). The first retry comes kMinRetryPeriod launches after the trials;
+// each retry that leaves the choice as it was doubles the gap to the next (up to kMaxRetryPeriod: a
+// settled choice then costs one run of the slower kind in 1024 launches), and one that changes it
+// sets the gap back to kMinRetryPeriod.
 class StoreLearner {
  public:
   static constexpr int kSamples = 4;
@@ -74,11 +82,9 @@ class StoreLearner {
   int64_t launches_ = 0;
   bool last_stream_ = false;
   bool prefers_stream_ = true;
-  // The gap between retries, the first launch of the next retry, and the kind preferred when it
-  // began (the retry runs the other kind, whatever its own times show meanwhile).
+  // The gap between retries and the first launch of the next retry.
   int64_t period_ = kMinRetryPeriod;
   int64_t retry_at_ = kTrials + kMinRetryPeriod - kRun;
-  bool preferred_at_retry_ = true;
   std::array<std::array<double, kSamples>, 2> times_{};
   std::array<int64_t, 2> recorded_{};
 };

@@ -107,6 +107,32 @@ TEST(StoreLearner, FollowsAHostWhoseCacheGetsQuieter) {
   EXPECT_EQ(retries[2], StoreLearner::kMinRetryPeriod + StoreLearner::kRun - 1);
 }
 
+TEST(StoreLearner, SlowLaunchesBetweenRetriesLeaveTheChoice) {
+  // The trials find plain stores faster (1.0 against 2.0).
+  StoreLearner learner;
+  run(learner, StoreLearner::kTrials, 2.0, 1.0);
+  // Then plain launches take 3.0 until a few launches before the first retry (61 launches after
+  // the trials): the choice waits for the retry instead of comparing them with the streaming times
+  // of the trials.
+  const int64_t before_retry = StoreLearner::kMinRetryPeriod - StoreLearner::kRun;
+  const int64_t fast_again = StoreLearner::kSamples;
+  const std::vector<bool> slow = run(learner, before_retry - fast_again, 2.0, 3.0);
+  EXPECT_EQ(others(slow, false), std::vector<int64_t>{});
+  run(learner, fast_again, 2.0, 1.0);
+  EXPECT_FALSE(learner.prefers_stream());
+  // The retry's streaming times (2.0) lose to the plain times just before it (1.0).
+  const std::vector<bool> retry = run(learner, StoreLearner::kRun + 1, 2.0, 1.0);
+  EXPECT_EQ(others(retry, false), (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_FALSE(learner.prefers_stream());
+  // A slow stretch that lasts up to the retry moves the choice to streaming when the retry ends.
+  StoreLearner busy;
+  run(busy, StoreLearner::kTrials, 2.0, 1.0);
+  const std::vector<bool> kinds = run(busy, before_retry + StoreLearner::kRun + 1, 2.0, 3.0);
+  EXPECT_EQ(others(kinds, false), (std::vector<int64_t>{before_retry, before_retry + 1,
+                                                        before_retry + 2, before_retry + 3}));
+  EXPECT_TRUE(busy.prefers_stream());
+}
+
 TEST(StoreLearner, BestIsTheFastestOfTheLastSamples) {
   StoreLearner learner;
   EXPECT_EQ(learner.best(true), std::numeric_limits<double>::infinity());
