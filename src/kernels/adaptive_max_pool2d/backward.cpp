@@ -8,6 +8,7 @@
 #include "core/fill_simd.h"
 #include "core/isa.h"
 #include "kernels/adaptive_max_pool2d/kernel_select.h"
+#include "kernels/adaptive_max_pool2d/pair_windows_simd.h"
 
 namespace oa::amp {
 namespace {
@@ -232,6 +233,12 @@ void backward_planes(const BackwardPlan& given, int64_t chunk, void* workspace) 
   const Range range = chunk_range(plan.split, chunk);
   if (range.begin == range.end) {
     return;
+  }
+  if constexpr (kTiled) {
+    if (own_windows && plan.pairs) {
+      write_pair_planes(plan, range.begin, range.end, unit_data(range.begin).indices, kDtype<T>);
+      return;
+    }
   }
   if (plan.accumulate == Accumulate::dense) {
     const int64_t acc_bytes = d.h * d.w * static_cast<int64_t>(sizeof(float));

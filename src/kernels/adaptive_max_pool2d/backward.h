@@ -75,6 +75,10 @@ struct BackwardPlan {
   int64_t window_period = 0;
   int64_t narrowed_offset = 0;
   int64_t own_offset = 0;
+  // Pairs (pair_windows_simd.h): a tiled planes plan with 2x2 windows, plain stores, SIMD kernels
+  // and gradOutput's columns contiguous writes the planes of a chunk whose indices all lie in their
+  // own windows whole, window row by window row.
+  bool pairs = false;
   // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
   Split split;
 };

@@ -199,10 +199,11 @@ int64_t touched_bytes(const aclTensor& grad_output, const aclTensor& indices,
          8;
 }
 
-// The plan of a launch that writes gradInput with streaming stores when stream_output.
+// The plan of a launch that writes gradInput with streaming stores when stream_output, for
+// kernels of instruction set isa.
 amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
                             const aclTensor& indices, const aclTensor& grad_input,
-                            bool stream_output) {
+                            bool stream_output, amp::KernelIsa isa) {
   const Shape& g = grad_output.shape;
   amp::BackwardPlan plan;
   amp::Dims& d = plan.dims;
@@ -266,6 +267,9 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
       plan.band_bytes = band_bytes;
     }
   }
+  plan.pairs = plan.tiled && plan.layout == amp::Layout::planes && d.h == 2 * d.ho &&
+               d.w == 2 * d.wo && !plan.stream_output && isa != amp::KernelIsa::baseline &&
+               (d.wo == 1 || plan.grad_output.sw == 1);
   if (plan.layout == amp::Layout::channels_last) {
     const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
     plan.split = amp::split_work(d.n * blocks, unit_work * plan.lanes,
@@ -309,18 +313,20 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
   OA_TRY(check_output(kOp, out, {grad, index}, false));
 
   const StoreChoice stores = choose_stores(kOp, touched_bytes(*gradOutput, *indices, *gradInput));
-  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput, stores.stream);
+  const amp::KernelIsa isa = amp::kernel_isa();
+  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput, stores.stream, isa);
   std::vector<int32_t> window_first = window_starts(plan);
   int64_t workspace = workspace_bytes(plan);
   if (stores.slot >= 0) {
     // The same size whichever stores were chosen, so that a caller may size it once per shape.
-    amp::BackwardPlan other = make_plan(*gradOutput, *self, *indices, *gradInput, !stores.stream);
+    amp::BackwardPlan other =
+        make_plan(*gradOutput, *self, *indices, *gradInput, !stores.stream, isa);
     window_starts(other);
     workspace = std::max(workspace, workspace_bytes(other));
   }
   auto run = std::make_unique<BackwardRun>(std::move(plan), std::move(window_first), self->dtype,
                                            indices->dtype, static_cast<int>(self->shape.size()),
-                                           amp::kernel_isa(), stores);
+                                           isa, stores);
   return make_executor(kOp, std::move(run), static_cast<uint64_t>(workspace), workspaceSize,
                        executor);
 }

@@ -15,6 +15,7 @@
 #include "ops/adaptive_max_pool2d/pool_cases.h"
 #include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"
+#include "simd_targets.h"
 #include "test_env.h"
 
 namespace amp_test {
@@ -450,6 +451,29 @@ TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
       }
     }
   }
+}
+
+// 2x2 windows over planes whose indices all lie in their own windows are written whole, a window
+// row at a time, by vectors of outputs (kernels/adaptive_max_pool2d/pair_windows_simd.h): on every
+// SIMD target, with rows of fewer outputs than a vector holds (written one output at a time),
+// exactly a vector's worth, and with a last vector that overlaps the one before, gradOutput
+// contiguous or with padded rows and special gradients, the same bits as the sums in padded memory.
+TEST(AdaptiveMaxPool2dBackward, PairWindowsOnEverySimdTarget) {
+  std::mt19937_64 rng(17);
+  oa_test::for_each_simd_target([&] {
+    for (int64_t wo : {1, 3, 4, 7, 8, 9, 16, 17, 33}) {
+      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (bool padded : {false, true}) {
+          PoolCase c = simple_case({2, 3, 6, 2 * wo}, 3, wo, dtype);
+          if (padded) {
+            c.output_layout = c.index_layout = Layout{{}, 1, 2, 3};
+          }
+          check_tiling_kind(c, Kind::own_windows, rng);
+          check_tiling_kind(c, Kind::one_outside, rng);
+        }
+      }
+    }
+  });
 }
 
 // Channels-last 16-bit samples that are dense blocks, in a launch that streams its output: with
