@@ -140,9 +140,8 @@ void store_and_clear_plane(const BackwardPlan& plan, float* acc, T* out) {
 // (to +0 and to the canonical quiet NaN, core/float_convert.h); it gives any other g back as is.
 template <typename T>
 unsigned changed_by_sum(T g) {
-  constexpr uint16_t kInfinity = std::is_same_v<T, Half> ? 0x7c00 : 0x7f80;
   return static_cast<unsigned>(g.bits == 0x8000) |
-         static_cast<unsigned>((g.bits & 0x7fff) > kInfinity);
+         static_cast<unsigned>((g.bits & 0x7fff) > kInfinityBits<T>);
 }
 
 // Whether any gradient of a plane is changed by a sum, as above.

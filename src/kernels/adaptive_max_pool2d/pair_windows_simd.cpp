@@ -33,10 +33,9 @@ Storage<T> SumOf(Storage<T> g) {
 // quiet NaN of its sign (core/float_convert.h); any other value stays as it is.
 template <typename T, class D>
 hn::Vec<D> SumOf16(D d, hn::Vec<D> g) {
-  constexpr bool kHalf = std::is_same_v<T, Half>;
   const auto sign = hn::Set(d, 0x8000u);
-  const auto nan = hn::Gt(hn::AndNot(sign, g), hn::Set(d, kHalf ? 0x7c00u : 0x7f80u));
-  const auto canonical = hn::Or(hn::And(g, sign), hn::Set(d, kHalf ? 0x7e00u : 0x7fc0u));
+  const auto nan = hn::Gt(hn::AndNot(sign, g), hn::Set(d, uint32_t{kInfinityBits<T>}));
+  const auto canonical = hn::Or(hn::And(g, sign), hn::Set(d, uint32_t{kQuietNanBits<T>}));
   return hn::IfThenZeroElse(hn::Eq(g, sign), hn::IfThenElse(nan, canonical, g));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core/float_convert.h"
 
@@ -72,6 +73,13 @@ struct Half {
 struct Bf16 {
   uint16_t bits;
 };
+
+// The bits of +infinity, and of the canonical quiet NaN that narrowing gives (core/float_convert.h;
+// with the NaN's sign), of the 16-bit type T.
+template <typename T>
+inline constexpr uint16_t kInfinityBits = std::is_same_v<T, Half> ? 0x7c00 : 0x7f80;
+template <typename T>
+inline constexpr uint16_t kQuietNanBits = std::is_same_v<T, Half> ? 0x7e00 : 0x7fc0;
 
 inline float to_float(float v) { return v; }
 inline float to_float(Half v) { return half_to_float(v.bits); }
