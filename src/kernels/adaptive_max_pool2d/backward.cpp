@@ -236,6 +236,9 @@ void backward_planes(const BackwardPlan& given, int64_t chunk, void* workspace) 
   if constexpr (kTiled) {
     if (own_windows && plan.pairs) {
       write_pair_planes(plan, range.begin, range.end, unit_data(range.begin).indices, kDtype<T>);
+      if (plan.stream_output) {
+        store_fence();
+      }
       return;
     }
   }

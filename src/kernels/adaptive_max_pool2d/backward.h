@@ -50,7 +50,8 @@ struct BackwardPlan {
   bool stream_planes = false;
   // Tiled windows: the windows tile the plane (H % Ho == 0, W % Wo == 0, planes of at most
   // kMaxTiledPositions) and either
-  // - planes: gradInput's planes are contiguous, with dense or sparse sums (not in_place); or
+  // - planes: gradInput's planes are contiguous, with dense or sparse sums (not in_place), not
+  //   streamed from the sums (stream_planes) unless the windows are 2x2 (pairs); or
   // - channels_last: gradInput's samples are dense blocks ([H, W, C] contiguous, lanes == C),
   //   except float32 written with streaming stores (its streamed sums measured faster).
   // The index check then
@@ -75,9 +76,11 @@ struct BackwardPlan {
   int64_t window_period = 0;
   int64_t narrowed_offset = 0;
   int64_t own_offset = 0;
-  // Pairs (pair_windows_simd.h): a tiled planes plan with 2x2 windows, plain stores, SIMD kernels
-  // and gradOutput's columns contiguous writes the planes of a chunk whose indices all lie in their
-  // own windows whole, window row by window row.
+  // Pairs (pair_windows_simd.h): a tiled planes plan with 2x2 windows, SIMD kernels and
+  // gradOutput's columns contiguous writes the planes of a chunk whose indices all lie in their own
+  // windows whole, window row by window row, with streaming stores when stream_output. Such a plan
+  // tiles even when its dense sums would be streamed (stream_planes): the chunks whose indices do
+  // not all lie in their own windows take that path.
   bool pairs = false;
   // planes: a unit is one (n, c) plane; channels_last: `lanes` channels of one sample.
   Split split;

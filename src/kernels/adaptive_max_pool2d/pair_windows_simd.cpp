@@ -5,6 +5,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/adaptive_max_pool2d/pair_windows_simd.h"
@@ -52,6 +53,19 @@ void PairScalar(const uint16_t* index_row, const Storage<T>* grad_row, int64_t i
   top[width + 2 * j + 1] = offset == width + 1 ? value : zero;
 }
 
+// Stores v at p, with a streaming store when kStream and p is aligned to the vector (not the last
+// vector of a row that overlaps the one before, nor rows that do not start on a vector boundary).
+template <bool kStream, class D>
+void StorePair(hn::Vec<D> v, D d, hn::TFromD<D>* p) {
+  if constexpr (kStream) {
+    if (reinterpret_cast<uintptr_t>(p) % (hn::Lanes(d) * sizeof(hn::TFromD<D>)) == 0) {
+      hn::Stream(v, d, p);
+      return;
+    }
+  }
+  hn::StoreU(v, d, p);
+}
+
 // The lanes of float32 planes: 64-bit lanes, each a pair of positions of a window row (the left one
 // in its low half), and 32-bit ones for the outputs.
 using D64 = hn::ScalableTag<uint64_t>;
@@ -59,7 +73,24 @@ using D64Half = hn::Rebind<uint32_t, D64>;
 // The lanes of 16-bit planes: 32-bit lanes, each a pair of positions.
 using D32 = hn::ScalableTag<uint32_t>;
 
+// Stores the pairs of both window rows of a vector of outputs: `value` holds each output's bits in
+// the low half of its lane and `offset` where its index lies in its window (0 or 1 in the top row,
+// W or W + 1 in the bottom one, W even): the output goes to the half that offset's column names,
+// in the row it names, and +0 to the other three positions.
+template <bool kStream, class D>
+void StoreWindowRows(D d, hn::Vec<D> value, hn::Vec<D> offset, int64_t width, hn::TFromD<D>* top,
+                     hn::TFromD<D>* bottom) {
+  // log2 of the bits of half a lane.
+  constexpr int kHalfShift = sizeof(hn::TFromD<D>) == 8 ? 5 : 4;
+  const auto column = hn::And(offset, hn::Set(d, 1));
+  const auto pair = hn::Shl(value, hn::ShiftLeft<kHalfShift>(column));
+  const auto in_top = hn::Lt(offset, hn::Set(d, static_cast<hn::TFromD<D>>(width)));
+  StorePair<kStream>(hn::IfThenElseZero(in_top, pair), d, top);
+  StorePair<kStream>(hn::IfThenZeroElse(in_top, pair), d, bottom);
+}
+
 // Outputs [j, j + Lanes(D64)) of row i of a float32 plane; twice_lane holds 2k in lane k.
+template <bool kStream>
 void PairVector(const uint16_t* index_row, const float* grad_row, int64_t i, int64_t j,
                 int64_t width, hn::Vec<D64Half> twice_lane, float* top) {
   const D64 d64;
@@ -70,18 +101,13 @@ void PairVector(const uint16_t* index_row, const float* grad_row, int64_t i, int
       hn::Add(hn::Set(d32, static_cast<uint32_t>(2 * i * width + 2 * j)), twice_lane);
   const auto offset = hn::Sub(hn::PromoteTo(d32, hn::LoadU(d16, index_row + j)), first);
   const auto value = hn::BitCast(d32, hn::Add(hn::LoadU(df, grad_row + j), hn::Zero(df)));
-  auto pair = [&](uint32_t left) {
-    const auto low = hn::IfThenElseZero(hn::Eq(offset, hn::Set(d32, left)), value);
-    const auto high = hn::IfThenElseZero(hn::Eq(offset, hn::Set(d32, left + 1)), value);
-    return hn::Or(hn::PromoteTo(d64, low), hn::ShiftLeft<32>(hn::PromoteTo(d64, high)));
-  };
-  hn::StoreU(pair(0), d64, reinterpret_cast<uint64_t*>(top + 2 * j));
-  hn::StoreU(pair(static_cast<uint32_t>(width)), d64,
-             reinterpret_cast<uint64_t*>(top + width + 2 * j));
+  StoreWindowRows<kStream>(d64, hn::PromoteTo(d64, value), hn::PromoteTo(d64, offset), width,
+                           reinterpret_cast<uint64_t*>(top + 2 * j),
+                           reinterpret_cast<uint64_t*>(top + width + 2 * j));
 }
 
 // The same for 16-bit planes, outputs [j, j + Lanes(D32)).
-template <typename T>
+template <typename T, bool kStream>
 void PairVector(const uint16_t* index_row, const uint16_t* grad_row, int64_t i, int64_t j,
                 int64_t width, hn::Vec<D32> twice_lane, uint16_t* top) {
   const D32 d32;
@@ -90,21 +116,15 @@ void PairVector(const uint16_t* index_row, const uint16_t* grad_row, int64_t i, 
       hn::Add(hn::Set(d32, static_cast<uint32_t>(2 * i * width + 2 * j)), twice_lane);
   const auto offset = hn::Sub(hn::PromoteTo(d32, hn::LoadU(d16, index_row + j)), first);
   const auto value = SumOf16<T>(d32, hn::PromoteTo(d32, hn::LoadU(d16, grad_row + j)));
-  auto pair = [&](uint32_t left) {
-    const auto low = hn::IfThenElseZero(hn::Eq(offset, hn::Set(d32, left)), value);
-    const auto high = hn::IfThenElseZero(hn::Eq(offset, hn::Set(d32, left + 1)), value);
-    return hn::Or(low, hn::ShiftLeft<16>(high));
-  };
-  hn::StoreU(pair(0), d32, reinterpret_cast<uint32_t*>(top + 2 * j));
-  hn::StoreU(pair(static_cast<uint32_t>(width)), d32,
-             reinterpret_cast<uint32_t*>(top + width + 2 * j));
+  StoreWindowRows<kStream>(d32, value, offset, width, reinterpret_cast<uint32_t*>(top + 2 * j),
+                           reinterpret_cast<uint32_t*>(top + width + 2 * j));
 }
 
 // The 32-bit lanes of T's outputs.
 template <typename T>
 using OutputLanes = std::conditional_t<std::is_same_v<T, float>, D64Half, D32>;
 
-template <typename T>
+template <typename T, bool kStream>
 void PairPlanes(const BackwardPlan& plan, int64_t begin, int64_t end, const uint16_t* indices) {
   const Dims& d = plan.dims;
   const View& gv = plan.grad_output;
@@ -133,23 +153,33 @@ void PairPlanes(const BackwardPlan& plan, int64_t begin, int64_t end, const uint
       for (int64_t j = 0; j < d.wo; j += lanes) {
         const int64_t at = j + lanes <= d.wo ? j : d.wo - lanes;
         if constexpr (std::is_same_v<T, float>) {
-          PairVector(index_row, grad_row, i, at, d.w, twice_lane, top);
+          PairVector<kStream>(index_row, grad_row, i, at, d.w, twice_lane, top);
         } else {
-          PairVector<T>(index_row, grad_row, i, at, d.w, twice_lane, top);
+          PairVector<T, kStream>(index_row, grad_row, i, at, d.w, twice_lane, top);
         }
       }
     }
   }
 }
 
+// Streaming stores when the launch streams its output (BackwardPlan::stream_output).
+template <typename T>
+void PairPlanesOf(const BackwardPlan& plan, int64_t begin, int64_t end, const uint16_t* indices) {
+  if (plan.stream_output) {
+    PairPlanes<T, true>(plan, begin, end, indices);
+  } else {
+    PairPlanes<T, false>(plan, begin, end, indices);
+  }
+}
+
 void PairFloat(const BackwardPlan& plan, int64_t begin, int64_t end, const uint16_t* indices) {
-  PairPlanes<float>(plan, begin, end, indices);
+  PairPlanesOf<float>(plan, begin, end, indices);
 }
 void PairHalf(const BackwardPlan& plan, int64_t begin, int64_t end, const uint16_t* indices) {
-  PairPlanes<Half>(plan, begin, end, indices);
+  PairPlanesOf<Half>(plan, begin, end, indices);
 }
 void PairBf16(const BackwardPlan& plan, int64_t begin, int64_t end, const uint16_t* indices) {
-  PairPlanes<Bf16>(plan, begin, end, indices);
+  PairPlanesOf<Bf16>(plan, begin, end, indices);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -1,8 +1,9 @@
 // The planes of a tiled backward plan with 2x2 windows (H = 2 Ho, W = 2 Wo) whose indices all lie
 // in their own windows (BackwardPlan::pairs), written whole with SIMD: a vector of outputs of row i
 // gives both gradInput rows 2i and 2i + 1 under their windows, each position taking its output
-// where the index names it and +0 elsewhere, with no zeroing first and no store per output. The
-// bits are those of the other kernels: 0 + gradOutput, rounded into gradInput's dtype.
+// where the index names it and +0 elsewhere, with no zeroing first and no store per output, with
+// plain stores or (BackwardPlan::stream_output) streaming ones, not fenced. The bits are those of
+// the other kernels: 0 + gradOutput, rounded into gradInput's dtype.
 #pragma once
 
 #include <cstdint>

@@ -255,9 +255,12 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
   const int64_t planes = numel(self) == 0 ? 0 : d.n * d.c;
   const bool windows_tile = planes > 0 && d.ho > 0 && d.wo > 0 && d.h % d.ho == 0 &&
                             d.w % d.wo == 0 && positions <= amp::kMaxTiledPositions;
+  const bool pair_windows = plan.layout == amp::Layout::planes && d.h == 2 * d.ho &&
+                            d.w == 2 * d.wo && isa != amp::KernelIsa::baseline &&
+                            (d.wo == 1 || plan.grad_output.sw == 1);
   if (plan.layout == amp::Layout::planes) {
     plan.tiled = windows_tile && plan.accumulate != amp::Accumulate::in_place &&
-                 !plan.stream_planes && plan.uniform && plan.position_stride == 1;
+                 (!plan.stream_planes || pair_windows) && plan.uniform && plan.position_stride == 1;
   } else if (windows_tile && dense_samples && plan.lanes == d.c) {
     const int64_t band_bytes = d.h / d.ho * d.w * d.c * dtype_bits(grad_input.dtype) / 8;
     if (!plan.stream_output) {
@@ -267,9 +270,7 @@ amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
       plan.band_bytes = band_bytes;
     }
   }
-  plan.pairs = plan.tiled && plan.layout == amp::Layout::planes && d.h == 2 * d.ho &&
-               d.w == 2 * d.wo && !plan.stream_output && isa != amp::KernelIsa::baseline &&
-               (d.wo == 1 || plan.grad_output.sw == 1);
+  plan.pairs = plan.tiled && pair_windows;
   if (plan.layout == amp::Layout::channels_last) {
     const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
     plan.split = amp::split_work(d.n * blocks, unit_work * plan.lanes,

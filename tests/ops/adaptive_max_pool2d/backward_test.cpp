@@ -298,22 +298,23 @@ TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
 }
 
 // What decides streaming stores by size (the tests' OPENACLNN_STORES=size, core/store_choice.h)
-// is every byte the launch reads and writes, not gradInput's alone: float32 32x32 planes to 16x16
-// with just enough planes that gradInput, gradOutput and INT64 indices pass core/fill_simd.h's
-// cache size, with INT32 indices stay under it. Streamed, the
-// plane is written from float32 sums with streaming stores and the workspace holds only their
-// slots; cached, the windows tile the plane and the workspace also holds the narrowed indices.
+// is every byte the launch reads and writes, not gradInput's alone: float32 32x30 planes to 16x10
+// (2x3 windows) with just enough planes that gradInput, gradOutput and INT64 indices pass
+// core/fill_simd.h's cache size, with INT32 indices stay under it. Streamed, the plane is written
+// from float32 sums with streaming stores and the workspace holds only their slots; cached, the
+// windows tile the plane and the workspace also holds the narrowed indices. (2x2 windows tile the
+// plane streamed too: PairWindowsStreamed.)
 TEST(AdaptiveMaxPool2dBackward, StreamingDecidedByAllBytesTouched) {
   std::mt19937_64 rng(14);
-  const int64_t outputs_per_plane = 16 * 16;
-  const int64_t plane_bytes = 32 * 32 * 4 + outputs_per_plane * 4;
+  const int64_t outputs_per_plane = 16 * 10;
+  const int64_t plane_bytes = 32 * 30 * 4 + outputs_per_plane * 4;
   const int64_t planes = oa::simd::kCachedBytes / (plane_bytes + outputs_per_plane * 8) + 1;
   ASSERT_LE(planes * (plane_bytes + outputs_per_plane * 4), oa::simd::kCachedBytes);
   for (aclDataType index_dtype : {ACL_INT64, ACL_INT32}) {
-    PoolCase c = simple_case({1, planes, 32, 32}, 16, 16);
+    PoolCase c = simple_case({1, planes, 32, 30}, 16, 10);
     c.index_dtype = index_dtype;
     SCOPED_TRACE(c.describe());
-    const std::vector<double> x = random_values(rng, planes * 32 * 32, Values::ties);
+    const std::vector<double> x = random_values(rng, planes * 32 * 30, Values::ties);
     const std::vector<int64_t> index = oa_ref::adaptive_max_pool2d(x, c.ref_shape()).indices;
     uint64_t workspace_size = 0;
     run_with_indices(c, index, rng, &workspace_size);
@@ -474,6 +475,19 @@ TEST(AdaptiveMaxPool2dBackward, PairWindowsOnEverySimdTarget) {
       }
     }
   });
+}
+
+// The same in a launch that streams its output (tests/ops/adaptive_max_pool2d/pair_windows_test.cpp
+// has the kernel's streaming stores on every SIMD target): rows of 17 outputs, whose vectors do
+// not all start on a vector boundary. With one index outside its window, the first chunk forms
+// sums and streams them out.
+TEST(AdaptiveMaxPool2dBackward, PairWindowsStreamed) {
+  std::mt19937_64 rng(18);
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    PoolCase c =
+        simple_case({samples_beyond_cache(8, 4, 34, 2, 17, dtype), 8, 4, 34}, 2, 17, dtype);
+    check_tiling_kind(c, dtype == ACL_FLOAT ? Kind::own_windows : Kind::one_outside, rng);
+  }
 }
 
 // Channels-last 16-bit samples that are dense blocks, in a launch that streams its output: with
