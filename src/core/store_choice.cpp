@@ -48,28 +48,31 @@ StoreLearner::Pick StoreLearner::choose() {
   const int64_t launch = launches_++;
   bool stream = true;
   if (launch < kTrials) {
-    stream = launch / kRun % 2 == 0;
+    stream = launch % (kStreamRun + kPlainRun) < kStreamRun;
   } else {
-    if (launch == kTrials) {
-      prefers_stream_ = !(best(false) < best(true));
-    } else if (launch == retry_at_ + kRun) {
-      // The retry is over (launch by launch, its times are recorded by now).
+    if (launch == kTrials || launch == retry_end_) {
+      // The trials or a retry are over (launch by launch, their times are recorded by now).
       const bool before = prefers_stream_;
       prefers_stream_ = !(best(false) < best(true));
-      period_ =
-          prefers_stream_ == before ? std::min(2 * period_, kMaxRetryPeriod) : kMinRetryPeriod;
-      retry_at_ = launch + period_ - kRun;
+      if (launch == kTrials) {
+        period_ = kMinRetryPeriod;
+      } else {
+        period_ =
+            prefers_stream_ == before ? std::min(2 * period_, kMaxRetryPeriod) : kMinRetryPeriod;
+      }
+      retry_end_ = launch + period_;
+      retry_at_ = retry_end_ - run_length(!prefers_stream_);
     }
     if (launch == retry_at_) {
       // The other kind is judged by the retry's own times.
       recorded_[!prefers_stream_] = 0;
     }
-    const bool retry = launch >= retry_at_ && launch < retry_at_ + kRun;
+    const bool retry = launch >= retry_at_ && launch < retry_end_;
     stream = retry != prefers_stream_;
   }
-  const bool timed = launch > 0 && stream == last_stream_;
+  in_a_row_ = launch > 0 && stream == last_stream_ ? in_a_row_ + 1 : 1;
   last_stream_ = stream;
-  return Pick{stream, timed};
+  return Pick{stream, in_a_row_ > warm_up(stream)};
 }
 
 void StoreLearner::record(bool stream, double seconds) {

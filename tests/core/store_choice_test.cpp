@@ -31,12 +31,19 @@ std::vector<bool> run(StoreLearner& learner, int64_t launches, double stream_tim
   return kinds;
 }
 
-TEST(StoreLearner, TrialsAreRunsOfEachKindTimedAfterTheirFirstLaunch) {
+// Trials: streaming stores for 3 launches (the last 2 timed), plain stores for 6 (the last 3
+// timed), twice.
+TEST(StoreLearner, TrialsAreRunsOfEachKindTimedAfterTheirWarmUp) {
   StoreLearner learner;
+  const std::vector<bool> stream = {true, true, true, false, false, false, false, false, false,
+                                    true, true, true, false, false, false, false, false, false};
+  const std::vector<bool> timed = {false, true, true, false, false, false, true, true, true,
+                                   false, true, true, false, false, false, true, true, true};
+  ASSERT_EQ(static_cast<int64_t>(stream.size()), StoreLearner::kTrials);
   for (int64_t k = 0; k < StoreLearner::kTrials; ++k) {
     const StoreLearner::Pick pick = learner.choose();
-    EXPECT_EQ(pick.stream, k / StoreLearner::kRun % 2 == 0) << "launch " << k;
-    EXPECT_EQ(pick.timed, k % StoreLearner::kRun != 0) << "launch " << k;
+    EXPECT_EQ(pick.stream, stream[k]) << "launch " << k;
+    EXPECT_EQ(pick.timed, timed[k]) << "launch " << k;
   }
   // Nothing was recorded: streaming stays preferred.
   EXPECT_TRUE(learner.choose().stream);
@@ -54,16 +61,17 @@ std::vector<int64_t> others(const std::vector<bool>& kinds, bool preferred) {
   return at;
 }
 
-// Retry runs at gaps of 64, 128, 256, 512 and then 1024 launches while the choice stands.
-std::vector<int64_t> settled_retries(int64_t launches) {
+// Retry runs of the kind not preferred (stream or not) that end at gaps of 64, 128, 256, 512 and
+// then 1024 launches while the choice stands.
+std::vector<int64_t> settled_retries(int64_t launches, bool stream) {
   std::vector<int64_t> at;
   int64_t period = StoreLearner::kMinRetryPeriod;
-  for (int64_t start = period - StoreLearner::kRun; start < launches;) {
-    for (int64_t k = start; k < start + StoreLearner::kRun && k < launches; ++k) {
+  for (int64_t end = period; end - StoreLearner::run_length(stream) < launches;) {
+    for (int64_t k = end - StoreLearner::run_length(stream); k < end && k < launches; ++k) {
       at.push_back(k);
     }
     period = std::min(2 * period, StoreLearner::kMaxRetryPeriod);
-    start += period;
+    end += period;
   }
   return at;
 }
@@ -76,7 +84,7 @@ TEST(StoreLearner, KeepsTheFasterKindAndRetriesTheOtherLessOftenWhileItStands) {
     run(learner, StoreLearner::kTrials, stream_time, plain_time);
     const std::vector<bool> kinds = run(learner, 3000, stream_time, plain_time);
     EXPECT_EQ(learner.prefers_stream(), stream_faster);
-    EXPECT_EQ(others(kinds, stream_faster), settled_retries(3000));
+    EXPECT_EQ(others(kinds, stream_faster), settled_retries(3000, !stream_faster));
   }
 }
 
@@ -84,9 +92,10 @@ TEST(StoreLearner, FollowsAHostWhoseCacheGetsQuieter) {
   StoreLearner learner;
   run(learner, StoreLearner::kTrials + 500, 1.0, 2.0);
   ASSERT_TRUE(learner.prefers_stream());
-  // Plain stores become faster: the next retry (at launch 957 after the trials, 457 into this
-  // stretch) finds it out, and the retries of streaming stores come 64 launches apart again.
+  // Plain stores become faster: the next retry (ending at launch 960 after the trials, 460 into
+  // this stretch) finds it out, and the retries of streaming stores end 64 launches apart again.
   const std::vector<bool> kinds = run(learner, 600, 1.0, 0.5);
+  const int64_t retry_end = 460;
   EXPECT_FALSE(learner.prefers_stream());
   EXPECT_EQ(learner.best(false), 0.5);
   EXPECT_EQ(learner.best(true), 1.0);
@@ -94,17 +103,18 @@ TEST(StoreLearner, FollowsAHostWhoseCacheGetsQuieter) {
   while (switched < static_cast<int64_t>(kinds.size()) && kinds[switched]) {
     ++switched;
   }
-  EXPECT_EQ(switched, 457);
+  EXPECT_EQ(switched, retry_end - StoreLearner::kPlainRun);
   std::vector<int64_t> retries;
   for (int64_t k = switched; k < static_cast<int64_t>(kinds.size()); ++k) {
     if (kinds[k]) {
-      retries.push_back(k - switched);
+      retries.push_back(k);
     }
   }
-  // A run of streaming stores 64 launches after the start of the retry that switched.
+  // A run of streaming stores that ends 64 launches after the retry that switched.
+  const int64_t next_end = retry_end + StoreLearner::kMinRetryPeriod;
   ASSERT_GE(retries.size(), 3u);
-  EXPECT_EQ(retries[0], StoreLearner::kMinRetryPeriod);
-  EXPECT_EQ(retries[2], StoreLearner::kMinRetryPeriod + StoreLearner::kRun - 1);
+  EXPECT_EQ(retries[0], next_end - StoreLearner::kStreamRun);
+  EXPECT_EQ(retries[2], next_end - 1);
 }
 
 TEST(StoreLearner, SlowLaunchesBetweenRetriesLeaveTheChoice) {
@@ -114,23 +124,60 @@ TEST(StoreLearner, SlowLaunchesBetweenRetriesLeaveTheChoice) {
   // Then plain launches take 3.0 until a few launches before the first retry (61 launches after
   // the trials): the choice waits for the retry instead of comparing them with the streaming times
   // of the trials.
-  const int64_t before_retry = StoreLearner::kMinRetryPeriod - StoreLearner::kRun;
+  const int64_t before_retry = StoreLearner::kMinRetryPeriod - StoreLearner::kStreamRun;
   const int64_t fast_again = StoreLearner::kSamples;
   const std::vector<bool> slow = run(learner, before_retry - fast_again, 2.0, 3.0);
   EXPECT_EQ(others(slow, false), std::vector<int64_t>{});
   run(learner, fast_again, 2.0, 1.0);
   EXPECT_FALSE(learner.prefers_stream());
   // The retry's streaming times (2.0) lose to the plain times just before it (1.0).
-  const std::vector<bool> retry = run(learner, StoreLearner::kRun + 1, 2.0, 1.0);
+  const std::vector<bool> retry = run(learner, StoreLearner::kStreamRun + 1, 2.0, 1.0);
   EXPECT_EQ(others(retry, false), (std::vector<int64_t>{0, 1, 2}));
   EXPECT_FALSE(learner.prefers_stream());
   // A slow stretch that lasts up to the retry moves the choice to streaming when the retry ends.
   StoreLearner busy;
   run(busy, StoreLearner::kTrials, 2.0, 1.0);
-  const std::vector<bool> kinds = run(busy, before_retry + StoreLearner::kRun + 1, 2.0, 3.0);
+  const std::vector<bool> kinds = run(busy, before_retry + StoreLearner::kStreamRun + 1, 2.0, 3.0);
   EXPECT_EQ(others(kinds, false), (std::vector<int64_t>{before_retry, before_retry + 1,
                                                         before_retry + 2, before_retry + 3}));
   EXPECT_TRUE(busy.prefers_stream());
+}
+
+// Plain stores find the output in cache only a few launches after streamed ones: modelled as 3.0
+// for the first three plain launches in a row (as measured, core/store_choice.h) and `warm` after,
+// against 1.0 for streaming stores. Returns whether the learner preferred streaming stores after
+// each launch.
+std::vector<bool> run_with_cold_plain(StoreLearner& learner, int64_t launches, double warm) {
+  std::vector<bool> prefers;
+  int64_t plain_in_a_row = 0;
+  for (int64_t k = 0; k < launches; ++k) {
+    const StoreLearner::Pick pick = learner.choose();
+    plain_in_a_row = pick.stream ? 0 : plain_in_a_row + 1;
+    const double plain = plain_in_a_row <= 3 ? 3.0 : warm;
+    if (pick.timed) {
+      learner.record(pick.stream, pick.stream ? 1.0 : plain);
+    }
+    prefers.push_back(learner.prefers_stream());
+  }
+  return prefers;
+}
+
+// Plain launches are judged only once warm (a plain run's first launches, cold after streamed ones,
+// are not timed): plain stores faster when warm win the trials and keep winning the retries, and
+// when they become faster after the trials chose streaming stores, the next retry finds it out.
+TEST(StoreLearner, PlainStoresAreJudgedWarm) {
+  StoreLearner learner;
+  std::vector<bool> prefers = run_with_cold_plain(learner, StoreLearner::kTrials + 3000, 0.5);
+  prefers.erase(prefers.begin(), prefers.begin() + StoreLearner::kTrials);
+  EXPECT_EQ(std::count(prefers.begin(), prefers.end(), true), 0);
+  StoreLearner slow_at_first;
+  run_with_cold_plain(slow_at_first, StoreLearner::kTrials + 10, 2.0);
+  ASSERT_TRUE(slow_at_first.prefers_stream());
+  // The first retry ends kMinRetryPeriod launches after the trials, and the launch after it
+  // decides.
+  prefers = run_with_cold_plain(slow_at_first, StoreLearner::kMinRetryPeriod - 10 + 1, 0.5);
+  EXPECT_TRUE(prefers[prefers.size() - 2]);
+  EXPECT_FALSE(prefers.back());
 }
 
 TEST(StoreLearner, BestIsTheFastestOfTheLastSamples) {

@@ -548,8 +548,8 @@ TEST(AdaptiveMaxPool2dBackward, LearnedStoresGiveTheSameBitsAndWorkspace) {
     oa_test::ScopedEnv stores("OPENACLNN_STORES", std::nullopt);
     uint64_t workspace_size = 0;
     std::unique_ptr<oa_test::DeviceBuffer> workspace;
-    // The first two runs of trials: streaming, then plain stores.
-    for (int64_t launch = 0; launch < 2 * oa::StoreLearner::kRun; ++launch) {
+    // The first run of trials (streaming stores) and the first launch of the next (plain stores).
+    for (int64_t launch = 0; launch <= oa::StoreLearner::kStreamRun; ++launch) {
       SCOPED_TRACE("launch " + std::to_string(launch));
       p.grad_input.poison();
       uint64_t asked = 0;
