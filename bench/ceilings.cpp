@@ -12,6 +12,7 @@
 #include <string>
 
 #include "harness.h"
+#include "huge_pages.h"
 #include "runner.h"
 
 namespace oa::bench {
@@ -31,11 +32,11 @@ size_t copy_bytes() {
 
 const size_t kCopyBytes = copy_bytes();
 
-// Page-aligned and left uninitialised, so that the threads that use it touch its pages first.
+// Left uninitialised, so that the threads that use it touch its pages first; on huge pages, as
+// openaclnn's device memory (huge_pages.h).
 template <typename T>
 std::shared_ptr<T> host_alloc(size_t count) {
-  const size_t page = 4096;
-  void* data = std::aligned_alloc(page, (count * sizeof(T) + page - 1) / page * page);
+  void* data = huge_alloc(count * sizeof(T));
   if (data == nullptr) {
     throw std::runtime_error("out of host memory");
   }

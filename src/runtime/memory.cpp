@@ -1,5 +1,11 @@
 #include "runtime/memory.h"
 
+#include <sys/mman.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -15,6 +21,66 @@ namespace oa {
 namespace {
 
 constexpr size_t kAlignment = 64;
+
+// Device memory of at least a huge page, asked for with a policy that puts huge pages first (or
+// only), is mapped on its own at a huge-page boundary and advised to the kernel as transparent huge
+// pages: fewer TLB misses, and streaming stores ran 1.19x faster on them (2-thread 32 MiB fills on
+// a Zen 5 VM with transparent huge pages set to madvise; plain stores the same). Best effort: where
+// the kernel has no transparent huge pages or none to give, the memory is ordinary pages.
+// NORMAL_ONLY, and smaller allocations, come from the C heap. A mapping of its own, not the heap,
+// so that the advice ends with the allocation instead of staying on heap memory reused later.
+constexpr size_t kHugePage = size_t{2} << 20;
+
+bool wants_huge_pages(aclrtMemMallocPolicy policy, size_t size) {
+  return size >= kHugePage && policy != ACL_MEM_MALLOC_NORMAL_ONLY &&
+         policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+}
+
+// Maps `bytes` (a multiple of kHugePage) at a huge-page boundary, advised as huge pages; null when
+// nothing can be mapped.
+void* map_huge(const char* api, size_t bytes) {
+  const size_t span = bytes + kHugePage;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) {
+    return nullptr;
+  }
+  const auto start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t begin = (start + kHugePage - 1) / kHugePage * kHugePage;
+  if (begin > start) {
+    munmap(raw, begin - start);
+  }
+  if (start + span > begin + bytes) {
+    munmap(reinterpret_cast<void*>(begin + bytes), start + span - (begin + bytes));
+  }
+  auto* memory = reinterpret_cast<void*>(begin);
+  if (madvise(memory, bytes, MADV_HUGEPAGE) != 0) {
+    logf(LogLevel::debug, "%s: no transparent huge pages for %zu bytes (madvise failed)", api,
+         bytes);
+  }
+  return memory;
+}
+
+// Under AddressSanitizer, the bytes of a mapping past its allocation are poisoned while it lives,
+// so that an access past the end is reported as it is for heap memory.
+void set_tail_poisoned([[maybe_unused]] const Region& region, [[maybe_unused]] bool poisoned) {
+#if defined(__SANITIZE_ADDRESS__)
+  void* tail = reinterpret_cast<void*>(region.base + region.size);
+  if (poisoned) {
+    ASAN_POISON_MEMORY_REGION(tail, region.mapped - region.size);
+  } else {
+    ASAN_UNPOISON_MEMORY_REGION(tail, region.mapped - region.size);
+  }
+#endif
+}
+
+void free_region(const Region& region) {
+  if (region.mapped != 0) {
+    set_tail_poisoned(region, false);
+    munmap(reinterpret_cast<void*>(region.base), region.mapped);
+  } else {
+    std::free(reinterpret_cast<void*>(region.base));
+  }
+}
 
 // Live allocations by base address. Guarded by runtime_mutex().
 std::map<uintptr_t, Region>& registry() {
@@ -49,7 +115,7 @@ const char* pointer_name(MemoryKind kind) {
   return kind == MemoryKind::device ? "devPtr" : "hostPtr";
 }
 
-int allocate(const char* api, void** ptr, size_t size, MemoryKind kind) {
+int allocate(const char* api, void** ptr, size_t size, MemoryKind kind, bool huge) {
   if (ptr == nullptr) {
     return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %s (the output pointer) is null", api,
                  pointer_name(kind));
@@ -58,21 +124,27 @@ int allocate(const char* api, void** ptr, size_t size, MemoryKind kind) {
   if (size == 0) {
     return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: size must be > 0, got 0", api);
   }
-  if (size > SIZE_MAX - kAlignment) {
+  if (size > SIZE_MAX - (huge ? 2 * kHugePage : kAlignment)) {
     return failf(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: size %zu is too large", api, size);
   }
   std::lock_guard<std::mutex> lock(runtime_mutex());
   if (int code = require_device_locked(api); code != ACL_SUCCESS) {
     return code;
   }
-  size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
-  void* memory = std::aligned_alloc(kAlignment, rounded);
+  const size_t mapped = huge ? (size + kHugePage - 1) / kHugePage * kHugePage : 0;
+  void* memory =
+      huge ? map_huge(api, mapped)
+           : std::aligned_alloc(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
   if (memory == nullptr) {
     return failf(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory allocating %zu bytes", api,
                  size);
   }
   auto base = reinterpret_cast<uintptr_t>(memory);
-  registry()[base] = Region{kind, base, size};
+  const Region region{kind, base, size, mapped};
+  if (mapped != 0) {
+    set_tail_poisoned(region, true);
+  }
+  registry()[base] = region;
   *ptr = memory;
   return ACL_SUCCESS;
 }
@@ -101,7 +173,7 @@ int release(const char* api, void* ptr, MemoryKind kind, const char* pair_api) {
                  region.size);
   }
   registry().erase(region.base);
-  std::free(ptr);
+  free_region(region);
   return ACL_SUCCESS;
 }
 
@@ -254,12 +326,13 @@ void release_memory_locked() {
   auto& regions = registry();
   size_t device_bytes = 0;
   size_t device_count = 0;
-  for (auto& [base, region] : regions) {
+  for (auto& entry : regions) {
+    const Region& region = entry.second;
     if (region.kind == MemoryKind::device) {
       device_bytes += region.size;
       ++device_count;
     }
-    std::free(reinterpret_cast<void*>(base));
+    free_region(region);
   }
   if (device_count != 0) {
     logf(LogLevel::warning, "device reset released %zu live allocation(s), %zu bytes", device_count,
@@ -272,8 +345,9 @@ void release_memory_locked() {
 
 extern "C" {
 
-ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
-  return oa::allocate("aclrtMalloc", devPtr, size, oa::MemoryKind::device);
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return oa::allocate("aclrtMalloc", devPtr, size, oa::MemoryKind::device,
+                      oa::wants_huge_pages(policy, size));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
@@ -281,7 +355,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return oa::allocate("aclrtMallocHost", hostPtr, size, oa::MemoryKind::host);
+  return oa::allocate("aclrtMallocHost", hostPtr, size, oa::MemoryKind::host, false);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr) {

@@ -14,6 +14,8 @@ struct Region {
   MemoryKind kind = MemoryKind::none;
   uintptr_t base = 0;
   size_t size = 0;
+  // Bytes mapped for it with mmap (huge pages), released with munmap; 0 for the C heap.
+  size_t mapped = 0;
 };
 
 // The live allocation containing address p (kind none if there is none).

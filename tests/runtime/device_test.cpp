@@ -50,6 +50,8 @@ TEST(Device, SetDeviceTwiceNeedsTwoResets) {
 TEST(Device, ResetToZeroReleasesEverything) {
   void* memory = nullptr;
   ASSERT_EQ(aclrtMalloc(&memory, 128, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  void* huge = nullptr;  // huge pages: a mapping of its own
+  ASSERT_EQ(aclrtMalloc(&huge, size_t{4} << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   void* host = nullptr;
   ASSERT_EQ(aclrtMallocHost(&host, 128), ACL_SUCCESS);
   aclrtStream stream = nullptr;
@@ -65,6 +67,7 @@ TEST(Device, ResetToZeroReleasesEverything) {
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // restore the environment's reference
 
   expect_error(aclrtFree(memory), ACL_ERROR_RT_PARAM_INVALID, {"aclrtFree", "not a live"});
+  expect_error(aclrtFree(huge), ACL_ERROR_RT_PARAM_INVALID, {"aclrtFree", "not a live"});
   expect_error(aclrtFreeHost(host), ACL_ERROR_RT_PARAM_INVALID, {"aclrtFreeHost", "not a live"});
   expect_error(aclrtDestroyStream(stream), ACL_ERROR_RT_PARAM_INVALID,
                {"aclrtDestroyStream", "not a live stream"});
