@@ -61,13 +61,14 @@ StoreLearner::Pick StoreLearner::choose() {
             prefers_stream_ == before ? std::min(2 * period_, kMaxRetryPeriod) : kMinRetryPeriod;
       }
       retry_end_ = launch + period_;
-      retry_at_ = retry_end_ - run_length(!prefers_stream_);
     }
-    if (launch == retry_at_) {
+    // The retry is a run of the other kind that ends at retry_end_.
+    const int64_t retry_at = retry_end_ - run_length(!prefers_stream_);
+    if (launch == retry_at) {
       // The other kind is judged by the retry's own times.
       recorded_[!prefers_stream_] = 0;
     }
-    const bool retry = launch >= retry_at_ && launch < retry_end_;
+    const bool retry = launch >= retry_at && launch < retry_end_;
     stream = retry != prefers_stream_;
   }
   in_a_row_ = launch > 0 && stream == last_stream_ ? in_a_row_ + 1 : 1;

@@ -94,10 +94,8 @@ class StoreLearner {
   // Launches of last_stream_'s kind in a row, up to the last one.
   int64_t in_a_row_ = 0;
   bool prefers_stream_ = true;
-  // The gap between the ends of two retries, and the first launch of the next retry and the one
-  // after its last.
+  // The gap between the ends of two retries, and the launch after the last of the next retry.
   int64_t period_ = kMinRetryPeriod;
-  int64_t retry_at_ = 0;
   int64_t retry_end_ = 0;
   std::array<std::array<double, kSamples>, 2> times_{};
   std::array<int64_t, 2> recorded_{};
