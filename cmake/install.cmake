@@ -1,5 +1,6 @@
 # Installs the SPEC section 1 layout: headers, libopenaclnn.so with the CANN link names
-# libascendcl.so, libnnopbase.so and libopapi.so, a CMake package and a pkg-config file.
+# (OPENACLNN_CANN_LINK_NAMES: libascendcl.so, libnnopbase.so, libopapi.so, libopapi_nn.so,
+# libopapi_math.so, libruntime.so), a CMake package and a pkg-config file.
 include(CMakePackageConfigHelpers)
 
 set(OPENACLNN_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/openaclnn)
@@ -9,7 +10,7 @@ install(TARGETS openaclnn EXPORT openaclnnTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-foreach(cann_name ascendcl nnopbase opapi)
+foreach(cann_name ${OPENACLNN_CANN_LINK_NAMES})
   install(CODE "
     set(lib_dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")
     message(STATUS \"Installing: \${lib_dir}/lib${cann_name}.so -> libopenaclnn.so\")

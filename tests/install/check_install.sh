@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix and builds CANN-style programs against the installed
-# package three ways: CMake find_package, the plain CANN link line, and pkg-config; and runs the
-# installed openaclnn tool. When the CANN operator documents are beside the repository
+# package: CMake find_package, the plain CANN link line, CANN ops-nn's sample line (operator
+# headers by bare name, -lopapi_nn -lopapi_math) and pkg-config; and runs the installed openaclnn
+# tool. When the CANN operator documents are beside the repository
 # (../shared/seeds), their example programs are compiled and linked unchanged as well.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR CXX [EXTRA_CXX_FLAGS]
 set -euo pipefail
@@ -11,10 +12,12 @@ trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 sample=$source/examples/runtime_basics.cpp
 expect="result\[5\] is: 5.500000"
+ops_nn_sample=$source/tests/install/ops_nn_sample.cpp
+ops_nn_expect="status 0, sum of the smooth L1 loss: 1.65625"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir=$(dirname "$(find "$prefix" -name libopenaclnn.so | head -n 1)")
-for name in ascendcl nnopbase opapi; do
+for name in ascendcl nnopbase opapi opapi_nn opapi_math runtime; do
   test -L "$libdir/lib$name.so" || { echo "missing lib$name.so in $libdir"; exit 1; }
 done
 for header in acl/acl.h acl/acl_base.h acl/acl_rt.h aclnn/acl_meta.h aclnn/aclnn_base.h \
@@ -33,6 +36,10 @@ cmake -S "$source/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PAT
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$extra" -DSAMPLE_SOURCE="$sample" >/dev/null
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/sample" 2>/dev/null | grep "$expect" >/dev/null
+cmake -S "$source/tests/install/consumer" -B "$work/consumer_ops_nn" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$extra" -DSAMPLE_SOURCE="$ops_nn_sample" >/dev/null
+cmake --build "$work/consumer_ops_nn" >/dev/null
+"$work/consumer_ops_nn/sample" 2>/dev/null | grep "$ops_nn_expect" >/dev/null
 
 echo "== plain link line: -lopapi -lnnopbase -lascendcl"
 # shellcheck disable=SC2086
@@ -40,11 +47,22 @@ echo "== plain link line: -lopapi -lnnopbase -lascendcl"
   -o "$work/plain"
 LD_LIBRARY_PATH=$libdir "$work/plain" 2>/dev/null | grep "$expect" >/dev/null
 
+echo "== ops-nn sample line: -I include -I include/aclnnop -lopapi_nn -lopapi_math -lascendcl -lnnopbase"
+for source_file in "$sample" "$ops_nn_sample"; do
+  # shellcheck disable=SC2086
+  "$cxx" $extra "$source_file" -I "$prefix/include" -I "$prefix/include/aclnnop" -L "$libdir" \
+    -lopapi_nn -lopapi_math -lascendcl -lnnopbase -o "$work/ops_nn"
+  LD_LIBRARY_PATH=$libdir "$work/ops_nn" 2>/dev/null | grep -e "$expect" -e "$ops_nn_expect" >/dev/null
+done
+
 echo "== pkg-config openaclnn"
 flags=$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --cflags --libs openaclnn)
 # shellcheck disable=SC2086
 "$cxx" $extra "$sample" $flags -o "$work/pkgconfig"
 LD_LIBRARY_PATH=$libdir "$work/pkgconfig" 2>/dev/null | grep "$expect" >/dev/null
+# shellcheck disable=SC2086
+"$cxx" $extra "$ops_nn_sample" $flags -o "$work/pkgconfig_ops_nn"
+LD_LIBRARY_PATH=$libdir "$work/pkgconfig_ops_nn" 2>/dev/null | grep "$ops_nn_expect" >/dev/null
 
 seeds=$source/../shared/seeds
 if [ -d "$seeds" ]; then
