@@ -1,7 +1,6 @@
 #include "ops/catalog.h"
 
 #include "core/elementwise.h"
-#include "ops/conv_tbc/tbc_checks.h"
 #include "ops/dtype_sets.h"
 
 namespace oa::ops {
@@ -22,8 +21,7 @@ OpParam attribute(std::string name, std::string rule) {
 const std::string kElementwiseRank = "rank 0-" + std::to_string(kMaxElementwiseRank);
 const std::string kReduction = "int64: 0 none, 1 mean, 2 sum";
 const std::string kBeta = "float >= 0 (0: the L1 loss)";
-const std::string kPad =
-    "int64 in [0, " + std::to_string(tbc::kMaxPad) + "], zeros on both ends of T";
+const std::string kPad = "int64 >= 0, zeros on both ends of T";
 const std::string kCubeMathType =
     "int8: 0 KEEP_DTYPE, 1 ALLOW_FP32_DOWN_PRECISION, 2 USE_FP16, 3 USE_HF32";
 
@@ -47,10 +45,11 @@ std::vector<OpInfo> build_catalog() {
       {"ConvTbc",
        "aclnnop/aclnn_convolution.h",
        "1-D convolution over time of a (time, batch, channel) sequence",
-       {input("self", kFloatDtypes, "(T, B, Cin)"), input("weight", kFloatDtypes, "(K, Cin, Cout)"),
-        input("bias", kFloatDtypes, "(Cout)"), attribute("pad", kPad),
-        output("output", kFloatDtypes,
-               "(T + 2 pad - K + 1, B, Cout), the promotion of the input dtypes"),
+       {input("self", kFloatDtypes, "(T, B, Cin)"),
+        input("weight", kFloatDtypes, "(K, Cin, Cout), K >= 1, self's dtype"),
+        input("bias", kFloatDtypes, "(Cout), any of the float dtypes (converted)"),
+        attribute("pad", kPad),
+        output("output", kFloatDtypes, "(T + 2 pad - K + 1, B, Cout), self's dtype"),
         attribute("cubeMathType", kCubeMathType)}},
       {"ConvTbcBackward",
        "aclnnop/aclnn_convolution_backward.h",
@@ -65,10 +64,10 @@ std::vector<OpInfo> build_catalog() {
       {"AdaptiveMaxPool2d",
        "aclnnop/aclnn_adaptive_max_pool2d.h",
        "adaptive 2-D max pooling with the positions of the maxima",
-       {input("self", kFloatDtypes, "[N, C, H, W] or [C, H, W]"),
+       {input("self", kPoolForwardDtypes, "[N, C, H, W] or [C, H, W], format ND or NCHW"),
         attribute("outputSize", "two int64 >= 1: Ho, Wo"),
-        output("outputOut", kFloatDtypes, "self's dtype, shape [..., Ho, Wo]"),
-        output("indicesOut", kIndexDtypes, "shape [..., Ho, Wo], index h * W + w in the plane")}},
+        output("outputOut", kPoolForwardDtypes, "self's dtype, shape [..., Ho, Wo]"),
+        output("indicesOut", {ACL_INT64}, "shape [..., Ho, Wo], index h * W + w in the plane")}},
       {"AdaptiveMaxPool2dBackward",
        "aclnnop/aclnn_adaptive_max_pool2d_backward.h",
        "gradient of AdaptiveMaxPool2d with respect to self",

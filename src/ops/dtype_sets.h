@@ -8,7 +8,9 @@ namespace oa::ops {
 
 // Floating tensors of every operator.
 inline const DtypeSet kFloatDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-// Pooling indices.
+// AdaptiveMaxPool2d's self and output.
+inline const DtypeSet kPoolForwardDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+// Pooling indices (the backward's; the forward writes INT64 only).
 inline const DtypeSet kIndexDtypes{ACL_INT32, ACL_INT64};
 // ConvTbcBackward's gradWeight: the float types or one of the two 8-bit types.
 inline const DtypeSet kGradWeightDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_HIFLOAT8,

@@ -129,12 +129,11 @@ std::vector<int64_t> conv_output_shape(const Array& x, const Array& w, int64_t p
 Outputs conv_tbc(Context& ctx) {
   const Array& x = ctx.in("self");
   const Array& w = ctx.in("weight");
-  const Array& b = ctx.in("bias");
   aclTensor* self = ctx.upload("self");
   aclTensor* weight = ctx.upload("weight");
   aclTensor* bias = ctx.upload("bias");
   const int64_t p = pad(ctx.call);
-  aclTensor* output = ctx.out("output", promoted({&x, &w, &b}), conv_output_shape(x, w, p));
+  aclTensor* output = ctx.out("output", x.dtype, conv_output_shape(x, w, p));
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
   const aclnnStatus status = aclnnConvTbcGetWorkspaceSize(self, weight, bias, p, output,

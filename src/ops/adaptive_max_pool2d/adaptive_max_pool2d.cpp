@@ -1,5 +1,6 @@
 // aclnnAdaptiveMaxPool2d (SPEC section 11): adaptive 2-D max pooling with the argmax indices the
-// backward operator consumes.
+// backward operator consumes. DOUBLE runs the float64 scan of forward_reference.h; the other dtypes
+// the float32 kernels.
 #include "aclnnop/aclnn_adaptive_max_pool2d.h"
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include "core/parallel.h"
 #include "core/values.h"
 #include "kernels/adaptive_max_pool2d/forward.h"
+#include "kernels/adaptive_max_pool2d/forward_reference.h"
 #include "ops/adaptive_max_pool2d/pool_plan.h"
 #include "ops/dtype_sets.h"
 #include "runtime/error.h"
@@ -81,7 +83,7 @@ amp::ForwardPlan make_plan(const aclTensor& self, int64_t ho, int64_t wo, const 
   windows(d.h, d.ho, &plan.row_begin, &plan.row_end);
   windows(d.w, d.wo, &plan.col_begin, &plan.col_end);
   const int64_t planes = numel(self) == 0 ? 0 : d.n * d.c;
-  if (amp::channels_innermost(plan.self, d)) {
+  if (self.dtype != ACL_DOUBLE && amp::channels_innermost(plan.self, d)) {
     plan.layout = amp::Layout::channels_last;
     const int64_t window_rows = (d.h + d.ho - 1) / d.ho + 1;
     plan.split = amp::split_work(planes == 0 ? 0 : d.n * d.ho, (window_rows * d.w + d.wo) * d.c,
@@ -109,10 +111,12 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dGetWorkspaceSize(
   const Named x{self, "self"};
   const Named out{outputOut, "outputOut"};
   const Named indices{indicesOut, "indicesOut"};
-  OA_TRY(check_dtype(kOp, x, ops::kFloatDtypes));
+  OA_TRY(check_dtype(kOp, x, ops::kPoolForwardDtypes));
   OA_TRY(check_same_dtype(kOp, out, x));
-  OA_TRY(check_dtype(kOp, indices, ops::kIndexDtypes));
-  OA_TRY(check_same_public_format(kOp, {x, out, indices}));
+  OA_TRY(check_dtype(kOp, indices, {ACL_INT64}));
+  for (const Named& t : {x, out, indices}) {
+    OA_TRY(check_format(kOp, t, {ACL_FORMAT_ND, ACL_FORMAT_NCHW}));
+  }
   OA_TRY(check_rank(kOp, x, 3, 4));
   OA_TRY(check_same_rank(kOp, {x, out, indices}));
   OA_TRY(check_output_size(*outputSize));
@@ -124,16 +128,15 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dGetWorkspaceSize(
   expected[expected.size() - 1] = wo;
   OA_TRY(check_shape(kOp, out, expected, "self's leading dims followed by outputSize"));
   OA_TRY(check_shape(kOp, indices, expected, "self's leading dims followed by outputSize"));
-  if (indicesOut->dtype == ACL_INT32) {
-    OA_TRY(amp::check_plane_fits_int32(kOp, x, "INT32 indicesOut must reach every position"));
-  }
   OA_TRY(check_in_device_memory(kOp, {x, out, indices}));
   OA_TRY(check_output(kOp, out, {x, indices}, false));
   OA_TRY(check_output(kOp, indices, {x}, false));
 
   amp::ForwardPlan plan = make_plan(*self, ho, wo, *outputOut, *indicesOut);
   const amp::ForwardKernel kernel =
-      amp::forward_kernel(self->dtype, indicesOut->dtype, plan.layout, amp::kernel_isa());
+      self->dtype == ACL_DOUBLE
+          ? amp::forward_reference(ACL_DOUBLE)
+          : amp::forward_kernel(self->dtype, ACL_INT64, plan.layout, amp::kernel_isa());
   const uint64_t workspace = static_cast<uint64_t>(plan.split.chunks * plan.split.slot_bytes);
   return make_executor(kOp, std::make_unique<ForwardRun>(std::move(plan), kernel), workspace,
                        workspaceSize, executor);

@@ -1,17 +1,15 @@
 // aclnnConvTbc (SPEC section 11): output[t, b, :] = bias + sum over k of self[t + k - pad, b, :] .
-// weight[k], with zero padding; the dtype, format, pad and cubeMathType rules of section 8. The
-// output dtype is the promotion of self's, weight's and bias's.
+// weight[k], with zero padding; the format, pad and cubeMathType rules of section 8. self, weight
+// and output share one dtype; bias may have any float dtype (it is converted), as in CANN.
 #include "aclnnop/aclnn_convolution.h"
 
 #include <memory>
 #include <utility>
 
-#include "core/dtype.h"
 #include "core/executor.h"
 #include "kernels/conv_tbc/forward.h"
 #include "ops/conv_tbc/tbc_checks.h"
 #include "ops/conv_tbc/tbc_plan.h"
-#include "runtime/error.h"
 
 namespace oa::tbc {
 namespace {
@@ -26,20 +24,6 @@ class ForwardRun final : public Plan {
  private:
   std::unique_ptr<ForwardPlan> plan_;
 };
-
-aclnnStatus check_output_dtype(Named output, Named self, Named weight, Named bias) {
-  const aclDataType promoted =
-      promote_float(promote_float(self.tensor->dtype, weight.tensor->dtype), bias.tensor->dtype);
-  if (output.tensor->dtype != promoted) {
-    return failf(ACLNN_ERR_PARAM_INVALID,
-                 "%s: output dtype must be the promotion of self, weight and bias dtypes (%s, %s, "
-                 "%s -> %s), got %s",
-                 kOp, dtype_name(self.tensor->dtype).c_str(),
-                 dtype_name(weight.tensor->dtype).c_str(), dtype_name(bias.tensor->dtype).c_str(),
-                 dtype_name(promoted).c_str(), dtype_name(output.tensor->dtype).c_str());
-  }
-  return ACLNN_SUCCESS;
-}
 
 }  // namespace
 }  // namespace oa::tbc
@@ -61,13 +45,14 @@ extern "C" aclnnStatus aclnnConvTbcGetWorkspaceSize(const aclTensor* self, const
   const Named w{weight, "weight"};
   const Named b{bias, "bias"};
   const Named out{output, "output"};
-  OA_TRY(check_float_dtypes(kOp, {x, w, b, out}));
-  OA_TRY(check_output_dtype(out, x, w, b));
-  OA_TRY(check_formats(kOp, {x, w, out}, {b}));
+  OA_TRY(check_float_dtypes(kOp, {b, x}));
+  OA_TRY(check_same_dtype(kOp, w, x));
+  OA_TRY(check_same_dtype(kOp, out, x));
+  OA_TRY(check_formats(kOp, {x, w, b, out}, {}));
   OA_TRY(check_ranks(kOp, {x, w, out}, {b}));
   OA_TRY(check_channels_and_pad(kOp, x, w, b, pad));
   OA_TRY(check_output_shape(kOp, out, x, w, pad));
-  OA_TRY(check_cube_math_type(kOp, cubeMathType, {x, w, b}));
+  OA_TRY(check_cube_math_type(kOp, cubeMathType, {x, w}));
   OA_TRY(check_in_device_memory(kOp, {x, w, b, out}));
   OA_TRY(check_output(kOp, out, {x, w, b}, false));
 

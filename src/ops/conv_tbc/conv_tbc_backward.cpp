@@ -64,7 +64,7 @@ extern "C" aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
   OA_TRY(check_same_dtype(kOp, gi, x));
   OA_TRY(check_same_dtype(kOp, gb, b));
   OA_TRY(check_grad_weight_dtype(kOp, gw, w));
-  OA_TRY(check_formats(kOp, {g, x, w, gi, gw}, {b, gb}));
+  OA_TRY(check_formats(kOp, {g, x, w, b, gi, gw}, {gb}));
   OA_TRY(check_ranks(kOp, {g, x, w, gi, gw}, {b, gb}));
   OA_TRY(check_channels_and_pad(kOp, x, w, b, pad));
   OA_TRY(check_not_empty(g));
@@ -72,7 +72,7 @@ extern "C" aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
   OA_TRY(check_same_shape(kOp, gi, x));
   OA_TRY(check_same_shape(kOp, gw, w));
   OA_TRY(check_same_shape(kOp, gb, b));
-  OA_TRY(check_cube_math_type(kOp, cubeMathType, {g, x, w, b}));
+  OA_TRY(check_cube_math_type(kOp, cubeMathType, {g, x, w}));
   OA_TRY(check_in_device_memory(kOp, {g, x, w, b, gi, gw, gb}));
   OA_TRY(check_output(kOp, gi, {g, x, w, b}, false));
   OA_TRY(check_output(kOp, gw, {g, x, w, b, gi}, false));

@@ -70,9 +70,13 @@ aclnnStatus check_channels_and_pad(const char* op, Named x, Named weight, Named 
                  bias.name, ll(cout), weight.name, ll(ws[2]), weight.name,
                  shape_string(ws).c_str());
   }
-  if (pad < 0 || pad > kMaxPad) {
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: pad must be in [0, %lld], got %lld", op, ll(kMaxPad),
-                 ll(pad));
+  if (ws[0] < 1) {
+    return failf(ACLNN_ERR_PARAM_INVALID,
+                 "%s: %s dim 0 (the kernel size K) must be >= 1, got %lld; %s shape %s", op,
+                 weight.name, ll(ws[0]), weight.name, shape_string(ws).c_str());
+  }
+  if (pad < 0) {
+    return failf(ACLNN_ERR_PARAM_INVALID, "%s: pad must be >= 0, got %lld", op, ll(pad));
   }
   return ACLNN_SUCCESS;
 }
@@ -80,7 +84,13 @@ aclnnStatus check_channels_and_pad(const char* op, Named x, Named weight, Named 
 aclnnStatus check_output_shape(const char* op, Named t, Named x, Named weight, int64_t pad) {
   const Shape& xs = x.tensor->shape;
   const Shape& ws = weight.tensor->shape;
-  const int64_t tout = xs[0] + 2 * pad - ws[0] + 1;
+  int64_t tout = 0;
+  if (__builtin_mul_overflow(pad, 2, &tout) || __builtin_add_overflow(tout, xs[0], &tout)) {
+    return failf(ACLNN_ERR_PARAM_INVALID,
+                 "%s: %s length T + 2*pad - K + 1 does not fit in 64 bits: T=%lld, pad=%lld", op,
+                 t.name, ll(xs[0]), ll(pad));
+  }
+  tout = tout - ws[0] + 1;
   if (tout < 1) {
     return failf(ACLNN_ERR_PARAM_INVALID,
                  "%s: %s shape must be (T + 2*pad - K + 1, B, Cout), but T + 2*pad - K + 1 = %lld "

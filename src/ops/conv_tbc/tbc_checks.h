@@ -16,7 +16,8 @@ aclnnStatus check_float_dtypes(const char* op, std::initializer_list<Named> tens
 // gradWeight's dtype equals weight's, or is HIFLOAT8 or FLOAT8_E4M3FN.
 aclnnStatus check_grad_weight_dtype(const char* op, Named grad_weight, Named weight);
 
-// Each tensor's format is ND or NCL (`sequences`), or ND (`vectors`).
+// Each tensor's format is ND or NCL (`sequences`, which include bias: CANN's system tests pass an
+// NCL bias), or ND (`vectors`).
 aclnnStatus check_formats(const char* op, std::initializer_list<Named> sequences,
                           std::initializer_list<Named> vectors);
 
@@ -24,17 +25,16 @@ aclnnStatus check_formats(const char* op, std::initializer_list<Named> sequences
 aclnnStatus check_ranks(const char* op, std::initializer_list<Named> sequences,
                         std::initializer_list<Named> vectors);
 
-// The largest pad CANN accepts.
-constexpr int64_t kMaxPad = 255;
-
 // The sizes shared by the forward and the backward: x (T, B, Cin) and weight (K, Cin, Cout) agree
-// on Cin, bias (Cout) on Cout, 0 <= pad <= kMaxPad.
+// on Cin, bias (Cout) on Cout, K >= 1, pad >= 0 (no upper cap: CANN's system tests use pad 1037).
 aclnnStatus check_channels_and_pad(const char* op, Named x, Named weight, Named bias, int64_t pad);
 
-// t (T + 2 pad - K + 1, B, Cout) has that shape, which needs T + 2 pad - K + 1 >= 1.
+// t (T + 2 pad - K + 1, B, Cout) has that shape, which needs T + 2 pad - K + 1 >= 1 (and to fit in
+// 64 bits).
 aclnnStatus check_output_shape(const char* op, Named t, Named x, Named weight, int64_t pad);
 
-// cubeMathType is 0..3, and not USE_FP16 (2) when one of `inputs` is BF16.
+// cubeMathType is 0..3, and not USE_FP16 (2) when one of the products' operands is BF16 (bias is
+// converted, not multiplied, so it is not one of them).
 aclnnStatus check_cube_math_type(const char* op, int8_t cube_math_type,
                                  std::initializer_list<Named> inputs);
 

@@ -47,7 +47,7 @@ aclnnStatus plan_forward(const ForwardArgs& a, ForwardPlan* p, uint64_t* workspa
   Layout layout;
   p->bias_offset = layout.add(d.co * kFloat);
   p->pack.add(kPackBias, 1, d.co);
-  p->bias_only = d.t == 0 || d.ci == 0 || d.k == 0;
+  p->bias_only = d.t == 0 || d.ci == 0;
   if (p->bias_only) {
     p->finish.add(kFillBias, d.tout * d.b, d.co);
     *workspace_bytes = static_cast<uint64_t>(layout.total());
@@ -108,7 +108,7 @@ aclnnStatus plan_backward(const BackwardArgs& a, BackwardPlan* p, uint64_t* work
   p->bias_out_offset = layout.add(d.co * kFloat);
   p->pack.add(kSumBias, self_rows, d.co);
   p->finish.add(kStoreGradBias, 1, d.co);
-  p->zeros_only = d.t == 0 || d.ci == 0 || d.k == 0;
+  p->zeros_only = d.t == 0 || d.ci == 0;
   if (p->zeros_only) {
     p->finish.add(kZeroGradInput, d.ci == 0 ? 0 : d.t * d.b, d.ci);
     p->finish.add(kZeroGradWeight, d.k * d.ci, d.co);

@@ -154,7 +154,11 @@ TEST(AdaptiveMaxPool2d, RandomCasesMatchTheReference) {
   for (int k = 0; k < 240; ++k) {
     // Every other case on the baseline loops.
     oa_test::ScopedEnv isa("OPENACLNN_CPU_ISA", k % 2 == 0 ? "simd" : "scalar");
-    const PoolCase c = random_case(rng);
+    PoolCase c = random_case(rng);
+    c.index_dtype = ACL_INT64;  // the forward writes INT64 indices only (CANN rejects INT32)
+    if (k % 5 == 4) {
+      c.dtype = ACL_DOUBLE;
+    }
     const Values kind = static_cast<Values>(k % 3);
     const oa_ref::PoolShape s = c.ref_shape();
     check_forward(c, random_values(rng, s.planes * s.h * s.w, kind));
@@ -203,6 +207,24 @@ TEST(AdaptiveMaxPool2d, TallWindowsChannelsLast) {
     expected.insert(expected.end(), firsts.begin(), firsts.end());
   }
   EXPECT_EQ(r.indices, expected);
+}
+
+// DOUBLE is compared in float64: values float32 cannot tell apart keep their order, and the
+// output is the input's value exactly.
+TEST(AdaptiveMaxPool2d, DoubleKeepsFloat64Precision) {
+  const double tiny = std::ldexp(1.0, -40);
+  PoolCase c = simple_case({1, 1, 2, 2}, 1, 1);
+  c.dtype = ACL_DOUBLE;
+  const ForwardResult r = check_forward(c, {1.0, 1.0 + tiny, 1.0 + tiny / 2, -3.0});
+  EXPECT_EQ(r.values, (std::vector<double>{1.0 + tiny}));
+  EXPECT_EQ(r.indices, (std::vector<int64_t>{1}));
+  for (const Layout& layout : {Layout{}, channels_last(4), Layout{{}, 1, 3, 5}}) {
+    std::mt19937_64 rng(17);
+    PoolCase d = simple_case({2, 5, 9, 7}, 4, 3);
+    d.dtype = ACL_DOUBLE;
+    d.input_layout = d.output_layout = d.index_layout = layout;
+    check_forward(d, random_values(rng, 2 * 5 * 9 * 7, Values::specials));
+  }
 }
 
 TEST(AdaptiveMaxPool2d, EmptyBatchDoesNothing) {

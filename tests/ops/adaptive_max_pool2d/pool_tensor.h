@@ -44,6 +44,7 @@ inline int64_t element_bytes(aclDataType dtype) {
     case ACL_BF16:
       return 2;
     case ACL_INT64:
+    case ACL_DOUBLE:
       return 8;
     default:
       return 4;
@@ -193,6 +194,10 @@ class PoolTensor {
   }
 
   void encode(double value, unsigned char* p) const {
+    if (dtype_ == ACL_DOUBLE) {
+      std::memcpy(p, &value, sizeof(value));
+      return;
+    }
     const auto f = static_cast<float>(value);
     if (dtype_ == ACL_FLOAT) {
       std::memcpy(p, &f, sizeof(f));
@@ -203,6 +208,11 @@ class PoolTensor {
   }
 
   double decode(const unsigned char* p) const {
+    if (dtype_ == ACL_DOUBLE) {
+      double d = 0;
+      std::memcpy(&d, p, sizeof(d));
+      return d;
+    }
     if (dtype_ == ACL_FLOAT) {
       float f = 0;
       std::memcpy(&f, p, sizeof(f));

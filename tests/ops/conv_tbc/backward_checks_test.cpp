@@ -194,7 +194,7 @@ TEST(ConvTbcBackwardChecks, Formats) {
       {&Call::weight_format, "weight", ACL_FORMAT_FRACTAL_Z, "{ND, NCL}"},
       {&Call::grad_input_format, "gradInput", ACL_FORMAT_NC1HWC0, "{ND, NCL}"},
       {&Call::grad_weight_format, "gradWeight", ACL_FORMAT_NCHW, "{ND, NCL}"},
-      {&Call::bias_format, "bias", ACL_FORMAT_NCL, "{ND}"},
+      {&Call::bias_format, "bias", ACL_FORMAT_NCHW, "{ND, NCL}"},
       {&Call::grad_bias_format, "gradBias", ACL_FORMAT_NCL, "{ND}"},
   };
   for (const Case& c : cases) {
@@ -203,8 +203,9 @@ TEST(ConvTbcBackwardChecks, Formats) {
     expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
                  {kOp, std::string(c.name) + " format must be one of " + c.allowed});
   }
+  // CANN's system tests pass an NCL bias.
   Call ncl;
-  ncl.self_format = ncl.input_format = ncl.weight_format = ncl.grad_input_format =
+  ncl.self_format = ncl.input_format = ncl.weight_format = ncl.bias_format = ncl.grad_input_format =
       ncl.grad_weight_format = ACL_FORMAT_NCL;
   EXPECT_EQ(ncl.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
 }
@@ -248,17 +249,34 @@ TEST(ConvTbcBackwardChecks, BiasMustMatchWeightOutputChannels) {
                {kOp, "bias dim 0 (Cout=5) must equal weight dim 2 (Cout=4)"});
 }
 
-TEST(ConvTbcBackwardChecks, PadOutOfRange) {
-  for (int64_t pad : {int64_t{-1}, int64_t{256}}) {
-    Call call;
-    call.pad = pad;
-    expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-                 {kOp, "pad must be in [0, 255], got " + std::to_string(pad)});
-  }
-  Call largest;  // pad 255 is allowed: T = 6 + 510 - 3 + 1
-  largest.pad = 255;
-  largest.self_shape = {514, 2, 4};
-  EXPECT_EQ(largest.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+TEST(ConvTbcBackwardChecks, KernelSizeZero) {
+  Call call;
+  call.weight_shape = call.grad_weight_shape = {0, 3, 4};
+  call.self_shape = {9, 2, 4};  // what T + 2*pad - K + 1 would give
+  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
+               {kOp, "weight dim 0 (the kernel size K) must be >= 1, got 0"});
+}
+
+TEST(ConvTbcBackwardChecks, NegativePad) {
+  Call call;
+  call.pad = -1;
+  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID, {kOp, "pad must be >= 0, got -1"});
+}
+
+// pad has no upper cap: CANN's own system tests use 1037.
+TEST(ConvTbcBackwardChecks, LargePadIsAccepted) {
+  Call call;
+  call.pad = 1037;
+  call.self_shape = {6 + 2 * 1037 - 3 + 1, 2, 4};
+  EXPECT_EQ(call.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+}
+
+TEST(ConvTbcBackwardChecks, PadWhoseOutputLengthOverflows) {
+  Call call;
+  call.pad = int64_t{1} << 62;
+  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
+               {kOp, "self length T + 2*pad - K + 1 does not fit in 64 bits: T=6, pad=" +
+                         std::to_string(int64_t{1} << 62)});
 }
 
 TEST(ConvTbcBackwardChecks, SelfMustNotBeEmpty) {
@@ -328,6 +346,11 @@ TEST(ConvTbcBackwardChecks, UseFp16WithBf16Input) {
   fp16.cube_math_type = 2;
   fp16.weight_dtype = fp16.grad_weight_dtype = ACL_FLOAT16;
   EXPECT_EQ(fp16.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  // bias is no operand of the products (only its shape is used), so a BF16 one is allowed.
+  Call bias;
+  bias.cube_math_type = 2;
+  bias.bias_dtype = bias.grad_bias_dtype = ACL_BF16;
+  EXPECT_EQ(bias.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
 }
 
 // 7. Memory and overlaps.

@@ -64,7 +64,6 @@ TEST(ConvTbcExact, ForwardIntegersAreExact) {
       ForwardCase c;
       c.s = s;
       c.x = m.x;
-      c.w = m.w;
       c.bias = m.g;
       c.x_layout = m.layout;
       c.out_layout = m.layout;

@@ -2,6 +2,7 @@
 // output), each triggered alone, with its code and message.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -88,14 +89,12 @@ TEST(ConvTbcForwardChecks, NullPointers) {
   }
 }
 
+// bias and self are checked against the float types; weight and output against self (below).
 TEST(ConvTbcForwardChecks, Dtypes) {
   struct Case {
     aclDataType Call::*field;
     const char* name;
-  } cases[] = {{&Call::self_dtype, "self"},
-               {&Call::weight_dtype, "weight"},
-               {&Call::bias_dtype, "bias"},
-               {&Call::output_dtype, "output"}};
+  } cases[] = {{&Call::self_dtype, "self"}, {&Call::bias_dtype, "bias"}};
   for (const Case& c : cases) {
     Call call;
     call.*c.field = ACL_HIFLOAT8;
@@ -105,20 +104,35 @@ TEST(ConvTbcForwardChecks, Dtypes) {
   }
 }
 
-// The output is the promotion of the three inputs (SPEC section 4).
-TEST(ConvTbcForwardChecks, OutputDtypeIsThePromotion) {
+// self, weight and output share one dtype (CANN's rule).
+TEST(ConvTbcForwardChecks, WeightDtypeMustEqualSelf) {
   Call call;
-  call.self_dtype = ACL_FLOAT16;
+  call.self_dtype = call.output_dtype = ACL_FLOAT16;
   call.weight_dtype = ACL_BF16;
-  call.bias_dtype = ACL_FLOAT16;
-  call.output_dtype = ACL_FLOAT16;
   expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
-               {kOp,
-                "output dtype must be the promotion of self, weight and bias dtypes "
-                "(FLOAT16, BF16, FLOAT16 -> FLOAT), got FLOAT16"});
-  Call ok;
-  ok.self_dtype = ok.weight_dtype = ok.bias_dtype = ok.output_dtype = ACL_BF16;
-  EXPECT_EQ(ok.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+               {kOp, "weight dtype must equal self dtype (FLOAT16), got BF16"});
+}
+
+TEST(ConvTbcForwardChecks, OutputDtypeMustEqualSelf) {
+  Call call;
+  call.self_dtype = call.weight_dtype = ACL_FLOAT16;
+  call.output_dtype = ACL_FLOAT;
+  expect_error(call.run(), ACLNN_ERR_PARAM_INVALID,
+               {kOp, "output dtype must equal self dtype (FLOAT16), got FLOAT"});
+}
+
+// bias may have any float dtype: it is converted (CANN's system tests mix FLOAT16 bias with BF16
+// tensors and the reverse).
+TEST(ConvTbcForwardChecks, BiasOfAnotherFloatDtypeIsAccepted) {
+  const aclDataType dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+  for (aclDataType tensors : dtypes) {
+    for (aclDataType bias : dtypes) {
+      Call call;
+      call.self_dtype = call.weight_dtype = call.output_dtype = tensors;
+      call.bias_dtype = bias;
+      EXPECT_EQ(call.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    }
+  }
 }
 
 TEST(ConvTbcForwardChecks, Formats) {
@@ -134,8 +148,13 @@ TEST(ConvTbcForwardChecks, Formats) {
   expect_error(weight.run(), ACLNN_ERR_PARAM_INVALID,
                {kOp, "weight format must be one of {ND, NCL}"});
   Call bias;
-  bias.bias_format = ACL_FORMAT_NCL;
-  expect_error(bias.run(), ACLNN_ERR_PARAM_INVALID, {kOp, "bias format must be one of {ND}"});
+  bias.bias_format = ACL_FORMAT_NCHW;
+  expect_error(bias.run(), ACLNN_ERR_PARAM_INVALID,
+               {kOp, "bias format must be one of {ND, NCL}", "NCHW"});
+  // CANN's system tests pass every tensor as NCL, bias included.
+  Call ncl;
+  ncl.self_format = ncl.weight_format = ncl.bias_format = ncl.output_format = ACL_FORMAT_NCL;
+  EXPECT_EQ(ncl.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
 }
 
 TEST(ConvTbcForwardChecks, Ranks) {
@@ -159,9 +178,18 @@ TEST(ConvTbcForwardChecks, Sizes) {
   bias.bias_shape = {3};
   expect_error(bias.run(), ACLNN_ERR_PARAM_INVALID,
                {kOp, "bias dim 0 (Cout=3) must equal weight dim 2 (Cout=4)"});
+  Call kernel;
+  kernel.weight_shape = {0, 3, 4};
+  kernel.output_shape = {9, 2, 4};  // what T + 2*pad - K + 1 would give
+  expect_error(kernel.run(), ACLNN_ERR_PARAM_INVALID,
+               {kOp, "weight dim 0 (the kernel size K) must be >= 1, got 0"});
   Call pad;
-  pad.pad = 300;
-  expect_error(pad.run(), ACLNN_ERR_PARAM_INVALID, {kOp, "pad must be in [0, 255], got 300"});
+  pad.pad = -2;
+  expect_error(pad.run(), ACLNN_ERR_PARAM_INVALID, {kOp, "pad must be >= 0, got -2"});
+  Call overflow;
+  overflow.pad = INT64_MAX / 2;
+  expect_error(overflow.run(), ACLNN_ERR_PARAM_INVALID,
+               {kOp, "output length T + 2*pad - K + 1 does not fit in 64 bits"});
   Call length;
   length.self_shape = {1, 2, 3};
   length.pad = 0;
@@ -175,17 +203,32 @@ TEST(ConvTbcForwardChecks, Sizes) {
                 "[6, 2, 4], got [6, 2, 5]"});
 }
 
+// No upper cap on pad: CANN's system tests use 1037, 443 and 354.
+TEST(ConvTbcForwardChecks, LargePadsAreAccepted) {
+  for (int64_t pad : {int64_t{354}, int64_t{443}, int64_t{1037}}) {
+    Call call;
+    call.pad = pad;
+    call.output_shape = {6 + 2 * pad - 3 + 1, 2, 4};
+    EXPECT_EQ(call.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  }
+}
+
 TEST(ConvTbcForwardChecks, CubeMathType) {
   Call range;
   range.cube_math_type = 9;
   expect_error(range.run(), ACLNN_ERR_PARAM_INVALID, {kOp, "cubeMathType must be", "got 9"});
   Call bf16;
   bf16.cube_math_type = 2;
-  bf16.bias_dtype = ACL_BF16;
+  bf16.self_dtype = bf16.weight_dtype = bf16.output_dtype = ACL_BF16;
   expect_error(bf16.run(), ACLNN_ERR_PARAM_INVALID,
                {kOp,
-                "cubeMathType 2 (USE_FP16) cannot be used with BF16 inputs, got bias dtype "
+                "cubeMathType 2 (USE_FP16) cannot be used with BF16 inputs, got self dtype "
                 "BF16"});
+  // bias is converted, not multiplied: a BF16 bias is no BF16 operand.
+  Call bias;
+  bias.cube_math_type = 2;
+  bias.bias_dtype = ACL_BF16;
+  EXPECT_EQ(bias.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
 }
 
 TEST(ConvTbcForwardChecks, MemoryAndOverlap) {

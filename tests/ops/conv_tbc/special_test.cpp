@@ -38,13 +38,13 @@ TEST(ConvTbcSpecial, SeedExample) {
   EXPECT_EQ(out.values(), constant(10, 3.0));  // bias + sum over Cin
 }
 
-// T = 0 (K <= 2 pad), Cin = 0 and K = 0: gradInput and gradWeight are zeros where they have
-// elements, gradBias is still the sum of self, and the forward output is the bias in every row.
+// T = 0 (K <= 2 pad) and Cin = 0: gradInput and gradWeight are zeros where they have elements,
+// gradBias is still the sum of self, and the forward output is the bias in every row. (K = 0 is
+// rejected, as CANN does.)
 TEST(ConvTbcSpecial, EmptyInputOrWeight) {
   const TbcSizes cases[] = {
       {0, 2, 3, 4, 2, 1},  // T = 0
       {6, 2, 0, 4, 3, 1},  // Cin = 0
-      {6, 2, 3, 4, 0, 1},  // K = 0
   };
   std::mt19937 rng(2);
   for (const TbcSizes& s : cases) {
@@ -57,9 +57,38 @@ TEST(ConvTbcSpecial, EmptyInputOrWeight) {
       run_backward_case(c, &rng);
       ForwardCase f;
       f.s = s;
-      f.x = f.w = f.bias = dtype;
+      f.x = f.bias = dtype;
       run_forward_case(f, &rng);
     }
+  }
+}
+
+// The configurations of CANN's own system tests: every tensor NCL, a FLOAT16 bias with BF16
+// tensors and the reverse, pads far beyond the kernel (most output rows see only padding).
+TEST(ConvTbcSpecial, CannSystemTestConfigurations) {
+  std::mt19937 rng(5);
+  const struct {
+    aclDataType tensors;
+    aclDataType bias;
+    TbcSizes s;
+  } cases[] = {
+      {ACL_BF16, ACL_FLOAT16, {9, 3, 5, 7, 4, 400}},
+      {ACL_FLOAT16, ACL_BF16, {12, 2, 6, 3, 5, 443}},
+      {ACL_FLOAT, ACL_FLOAT16, {3, 2, 4, 4, 3, 354}},
+  };
+  for (const auto& k : cases) {
+    SCOPED_TRACE(sizes_string(k.s));
+    ForwardCase f;
+    f.s = k.s;
+    f.x = k.tensors;
+    f.bias = k.bias;
+    f.format = ACL_FORMAT_NCL;
+    run_forward_case(f, &rng);
+    BackwardCase c;
+    c.s = k.s;
+    c.g = c.x = c.w = c.grad_weight = k.tensors;
+    c.bias = k.bias;
+    run_backward_case(c, &rng);
   }
 }
 

@@ -48,7 +48,7 @@ inline TbcSizes random_sizes(std::mt19937* rng) {
         s.b = uniform(rng, 1, 4);
         break;
     }
-    s.pad = std::min<int64_t>(255, uniform(rng, 0, s.k + 1));
+    s.pad = uniform(rng, 0, s.k + 1);
     const int64_t shortest = std::max<int64_t>(1, s.k - 2 * s.pad);
     s.t = shortest + uniform(rng, 0, uniform(rng, 0, 1) == 0 ? 4 : 80);
     const double work =

@@ -142,19 +142,16 @@ void fill(TestTensor* t, Data data, Rng* rng) {
 
 struct ForwardCase {
   TbcSizes s;
-  aclDataType x = ACL_FLOAT;
-  aclDataType w = ACL_FLOAT;
-  aclDataType bias = ACL_FLOAT;
+  aclDataType x = ACL_FLOAT;     // self, weight and output (CANN's rule: one dtype)
+  aclDataType bias = ACL_FLOAT;  // any float dtype, converted
   int8_t cube_math_type = 0;
   Layout x_layout = Layout::contiguous;
   Layout w_layout = Layout::contiguous;
   Layout bias_layout = Layout::contiguous;
   Layout out_layout = Layout::contiguous;
   Data data = Data::normal;
+  aclFormat format = ACL_FORMAT_ND;  // of every tensor
 };
-
-// SPEC section 4: equal dtypes stay, any other pair computes (and the forward outputs) FLOAT.
-inline aclDataType promoted(aclDataType a, aclDataType b) { return a == b ? a : ACL_FLOAT; }
 
 // Both phases of aclnnConvTbc on the tensors.
 inline void call_forward(TestTensor* x, TestTensor* w, TestTensor* bias, TestTensor* out,
@@ -180,10 +177,10 @@ inline void expect_forward(const TbcSizes& s, const TestTensor& x, const TestTen
 
 inline void run_forward_case(const ForwardCase& c, std::mt19937* rng) {
   const TbcSizes& s = c.s;
-  TestTensor x({s.t, s.b, s.ci}, c.x, c.x_layout, rng);
-  TestTensor w({s.k, s.ci, s.co}, c.w, c.w_layout, rng);
-  TestTensor bias({s.co}, c.bias, c.bias_layout, rng);
-  TestTensor out({s.tout(), s.b, s.co}, promoted(promoted(c.x, c.w), c.bias), c.out_layout, rng);
+  TestTensor x({s.t, s.b, s.ci}, c.x, c.x_layout, rng, 0xFF, c.format);
+  TestTensor w({s.k, s.ci, s.co}, c.x, c.w_layout, rng, 0xFF, c.format);
+  TestTensor bias({s.co}, c.bias, c.bias_layout, rng, 0xFF, c.format);
+  TestTensor out({s.tout(), s.b, s.co}, c.x, c.out_layout, rng, 0xFF, c.format);
   fill(&x, c.data, rng);
   fill(&w, c.data, rng);
   fill(&bias, c.data, rng);

@@ -98,7 +98,7 @@ class TestTensor {
   // A tensor of `shape` in `layout`, every storage byte set to `fill` (so that an output element
   // the operator does not write keeps a recognisable pattern).
   TestTensor(std::vector<int64_t> shape, aclDataType dtype, Layout layout, std::mt19937* rng,
-             unsigned char fill = 0xFF)
+             unsigned char fill = 0xFF, aclFormat format = ACL_FORMAT_ND)
       : shape_(std::move(shape)), dtype_(dtype) {
     const size_t rank = shape_.size();
     strides_.assign(rank, 0);
@@ -128,7 +128,7 @@ class TestTensor {
     buffer_ = std::make_unique<DeviceBuffer>(storage_bytes_);
     host_.assign(storage_bytes_, fill);
     values_.assign(static_cast<size_t>(count()), 0.0);
-    tensor_ = oa_test::make_tensor(shape_, dtype_, buffer_->get(), strides_, offset_);
+    tensor_ = oa_test::make_tensor(shape_, dtype_, buffer_->get(), strides_, offset_, format);
     buffer_->write(host_);
   }
 
