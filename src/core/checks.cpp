@@ -44,7 +44,7 @@ aclnnStatus check_same_dtype(const char* op, Named t, Named reference) {
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus check_format(const char* op, Named t, std::initializer_list<aclFormat> allowed) {
+aclnnStatus check_format(const char* op, Named t, const std::vector<aclFormat>& allowed) {
   if (std::find(allowed.begin(), allowed.end(), t.tensor->format) == allowed.end()) {
     std::string names;
     for (aclFormat format : allowed) {
@@ -56,7 +56,7 @@ aclnnStatus check_format(const char* op, Named t, std::initializer_list<aclForma
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus check_same_public_format(const char* op, std::initializer_list<Named> tensors) {
+aclnnStatus check_same_public_format(const char* op, const std::vector<Named>& tensors) {
   const Named& first = *tensors.begin();
   for (const Named& t : tensors) {
     if (t.tensor->format != first.tensor->format) {
@@ -86,7 +86,7 @@ aclnnStatus check_rank(const char* op, Named t, int min_rank, int max_rank) {
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus check_same_rank(const char* op, std::initializer_list<Named> tensors) {
+aclnnStatus check_same_rank(const char* op, const std::vector<Named>& tensors) {
   const Named& first = *tensors.begin();
   for (const Named& t : tensors) {
     if (t.tensor->shape.size() != first.tensor->shape.size()) {
@@ -114,7 +114,7 @@ aclnnStatus check_same_shape(const char* op, Named t, Named reference) {
   return check_shape(op, t, reference.tensor->shape, what.c_str());
 }
 
-aclnnStatus check_broadcast(const char* op, std::initializer_list<Named> inputs, Shape* out) {
+aclnnStatus check_broadcast(const char* op, const std::vector<Named>& inputs, Shape* out) {
   Shape result;
   std::string names;
   for (const Named& t : inputs) {
@@ -132,7 +132,7 @@ aclnnStatus check_broadcast(const char* op, std::initializer_list<Named> inputs,
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus check_in_device_memory(const char* op, std::initializer_list<Named> tensors) {
+aclnnStatus check_in_device_memory(const char* op, const std::vector<Named>& tensors) {
   for (const Named& t : tensors) {
     std::string why;
     if (!view_in_device_memory(*t.tensor, &why)) {
@@ -147,7 +147,7 @@ aclnnStatus check_in_device_memory(const char* op, std::initializer_list<Named> 
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus check_output(const char* op, Named output, std::initializer_list<Named> inputs,
+aclnnStatus check_output(const char* op, Named output, const std::vector<Named>& inputs,
                          bool allow_in_place) {
   if (view_self_overlaps(*output.tensor)) {
     return failf(ACLNN_ERR_PARAM_INVALID,

@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 #include <utility>
+#include <vector>
 
 #include "aclnn/aclnn_base.h"
 #include "core/dtype.h"
@@ -24,25 +25,25 @@ aclnnStatus check_not_null(const char* op,
 aclnnStatus check_dtype(const char* op, Named t, const DtypeSet& allowed);
 aclnnStatus check_same_dtype(const char* op, Named t, Named reference);
 
-aclnnStatus check_format(const char* op, Named t, std::initializer_list<aclFormat> allowed);
+aclnnStatus check_format(const char* op, Named t, const std::vector<aclFormat>& allowed);
 // All share the first one's format, and it is not a private (hardware-internal) format.
-aclnnStatus check_same_public_format(const char* op, std::initializer_list<Named> tensors);
+aclnnStatus check_same_public_format(const char* op, const std::vector<Named>& tensors);
 
 aclnnStatus check_rank(const char* op, Named t, int min_rank, int max_rank);
-aclnnStatus check_same_rank(const char* op, std::initializer_list<Named> tensors);
+aclnnStatus check_same_rank(const char* op, const std::vector<Named>& tensors);
 
 aclnnStatus check_shape(const char* op, Named t, const Shape& expected, const char* expected_what);
 aclnnStatus check_same_shape(const char* op, Named t, Named reference);
 
 // numpy-broadcasts the inputs' shapes into *out; fails naming the first pair that does not.
-aclnnStatus check_broadcast(const char* op, std::initializer_list<Named> inputs, Shape* out);
+aclnnStatus check_broadcast(const char* op, const std::vector<Named>& inputs, Shape* out);
 
 // Each tensor's whole view lies inside one live device allocation (SPEC section 2).
-aclnnStatus check_in_device_memory(const char* op, std::initializer_list<Named> tensors);
+aclnnStatus check_in_device_memory(const char* op, const std::vector<Named>& tensors);
 
 // output writes no element twice, and overlaps none of inputs; with allow_in_place, an input that
 // is exactly the same view as output is accepted.
-aclnnStatus check_output(const char* op, Named output, std::initializer_list<Named> inputs,
+aclnnStatus check_output(const char* op, Named output, const std::vector<Named>& inputs,
                          bool allow_in_place);
 
 }  // namespace oa

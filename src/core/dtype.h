@@ -12,6 +12,9 @@ namespace oa {
 // The dtypes a parameter accepts, in the order messages list them.
 using DtypeSet = std::vector<aclDataType>;
 
+// The floating dtypes every operator computes on (in float32).
+inline const DtypeSet kFloatDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
 // Whether dtype is one of the aclDataType values (ACL_DT_UNDEFINED excluded).
 bool dtype_is_known(aclDataType dtype);
 

@@ -25,7 +25,7 @@ ElementwiseOperand broadcast_operand(const aclTensor& tensor, const Shape& shape
 }  // namespace
 
 ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
-                                 std::initializer_list<const aclTensor*> inputs) {
+                                 const std::vector<const aclTensor*>& inputs) {
   ElementwiseLoop loop;
   loop.numel = numel(shape);
   ElementwiseOperand full[kMaxOperands];

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <vector>
 
 #include "core/convert.h"
 #include "core/fill_simd.h"
@@ -63,7 +64,7 @@ struct ElementwiseLoop {
 // are broadcast to `shape` with zero strides. Dims are ordered by the output's strides (or the
 // first input's, without output), largest first, then merged where every operand allows.
 ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
-                                 std::initializer_list<const aclTensor*> inputs);
+                                 const std::vector<const aclTensor*>& inputs);
 
 // A run of n elements: operand i starts at ptr[i] and steps stride[i] elements.
 struct Strip {

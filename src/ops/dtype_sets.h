@@ -6,8 +6,6 @@
 
 namespace oa::ops {
 
-// Floating tensors of every operator.
-inline const DtypeSet kFloatDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 // AdaptiveMaxPool2d's self and output.
 inline const DtypeSet kPoolForwardDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
 // Pooling indices (the backward's; the forward writes INT64 only).

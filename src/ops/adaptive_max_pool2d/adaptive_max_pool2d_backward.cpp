@@ -300,7 +300,7 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
   const Named out{gradInput, "gradInput"};
   OA_TRY(check_same_dtype(kOp, grad, x));
   OA_TRY(check_same_dtype(kOp, out, x));
-  OA_TRY(check_dtype(kOp, x, ops::kFloatDtypes));
+  OA_TRY(check_dtype(kOp, x, kFloatDtypes));
   OA_TRY(check_dtype(kOp, index, ops::kIndexDtypes));
   OA_TRY(check_same_public_format(kOp, {grad, x, index, out}));
   OA_TRY(check_rank(kOp, grad, 3, 4));

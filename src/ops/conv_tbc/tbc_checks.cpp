@@ -16,7 +16,7 @@ long long ll(int64_t value) { return static_cast<long long>(value); }
 
 aclnnStatus check_float_dtypes(const char* op, std::initializer_list<Named> tensors) {
   for (const Named& t : tensors) {
-    OA_TRY(check_dtype(op, t, ops::kFloatDtypes));
+    OA_TRY(check_dtype(op, t, kFloatDtypes));
   }
   return ACLNN_SUCCESS;
 }

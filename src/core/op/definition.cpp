@@ -1,0 +1,128 @@
+#include "core/op/definition.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/error.h"
+
+namespace oa {
+namespace {
+
+std::vector<const OpDef*>& registry() {
+  static std::vector<const OpDef*> defs;
+  return defs;
+}
+
+thread_local int t_failed_check = -1;
+thread_local std::string t_chosen_impl;
+
+// The implementations in the order they are tried: the one OPENACLNN_IMPL names first.
+std::vector<const Impl*> impl_order(const OpDef& def) {
+  std::vector<const Impl*> order;
+  const char* forced = std::getenv("OPENACLNN_IMPL");
+  for (const Impl& impl : def.impls) {
+    if (forced != nullptr && impl.name == forced) {
+      order.insert(order.begin(), &impl);
+    } else {
+      order.push_back(&impl);
+    }
+  }
+  return order;
+}
+
+}  // namespace
+
+const char* Call::op() const { return def_.api.c_str(); }
+
+int Call::index(const char* name) const {
+  for (size_t i = 0; i < def_.params.size(); ++i) {
+    if (def_.params[i].name == name) {
+      return static_cast<int>(i);
+    }
+  }
+  logf(LogLevel::error, "%s: the definition has no parameter %s", op(), name);
+  std::abort();
+}
+
+int OpDef::param_index(const std::string& param) const {
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].name == param) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+const Param& OpDef::param(const std::string& param) const {
+  const int i = param_index(param);
+  if (i < 0) {
+    logf(LogLevel::error, "%s: the definition has no parameter %s", api.c_str(), param.c_str());
+    std::abort();
+  }
+  return params[static_cast<size_t>(i)];
+}
+
+const std::vector<const OpDef*>& definitions() { return registry(); }
+
+const OpDef* find_definition(const std::string& name) {
+  for (const OpDef* def : registry()) {
+    if (def->name == name || def->api == name) {
+      return def;
+    }
+  }
+  return nullptr;
+}
+
+OpRegistration::OpRegistration(const OpDef& (*definition)()) {
+  std::vector<const OpDef*>& defs = registry();
+  const OpDef* def = &definition();
+  defs.insert(std::upper_bound(defs.begin(), defs.end(), def,
+                               [](const OpDef* a, const OpDef* b) { return a->name < b->name; }),
+              def);
+}
+
+aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace_size,
+                    aclOpExecutor** executor) {
+  t_failed_check = -1;
+  const Call call(def, std::move(args), workspace_size, executor);
+  for (size_t k = 0; k < def.checks.size(); ++k) {
+    const aclnnStatus status = def.checks[k].run(call);
+    if (status != ACLNN_SUCCESS) {
+      t_failed_check = static_cast<int>(k);
+      return status;
+    }
+  }
+  if (workspace_size == nullptr || executor == nullptr) {
+    return failf(ACLNN_ERR_PARAM_NULLPTR, "%s: %s must not be null", call.op(),
+                 workspace_size == nullptr ? "workspaceSize" : "executor");
+  }
+  std::string skipped;
+  for (const Impl* impl : impl_order(def)) {
+    std::string why_not;
+    if (impl->applies && !impl->applies(call, &why_not)) {
+      skipped += "; skipped '" + impl->name + "': " + why_not;
+      continue;
+    }
+    Planned planned;
+    OA_TRY(impl->plan(call, &planned));
+    logf(LogLevel::debug, "%s: implementation '%s'%s", call.op(), impl->name.c_str(),
+         skipped.c_str());
+    t_chosen_impl = impl->name;
+    return make_executor(call.op(), std::move(planned.plan), planned.workspace_bytes,
+                         workspace_size, executor);
+  }
+  return failf(ACLNN_ERR_INNER_FIND_KERNEL_ERROR, "%s: no implementation applies%s", call.op(),
+               skipped.c_str());
+}
+
+aclnnStatus launch_op(const OpDef& def, void* workspace, uint64_t workspace_size,
+                      aclOpExecutor* executor, aclrtStream stream) {
+  return launch(def.api.c_str(), workspace, workspace_size, executor, stream);
+}
+
+int last_failed_check() { return t_failed_check; }
+
+const std::string& last_chosen_impl() { return t_chosen_impl; }
+
+}  // namespace oa
