@@ -85,12 +85,26 @@ typedef enum {
   ACL_FORMAT_FRACTAL_NZ_C0_8 = 54
 } aclFormat;
 
+/* An IEEE binary16 value, as its bits. */
+typedef uint16_t aclFloat16;
+
 /* Initializes the library. configPath may be null; a non-null path must name a readable file. */
 ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath);
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 
 /* The message of the most recent failure on the calling thread ("" if none). */
 ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void);
+
+/* Bytes per element of dataType; 0 (with aclGetRecentErrMsg() set) for a type that has no whole
+   number of bytes per element (INT4, UINT1, FLOAT4_*, STRING) or is not an aclDataType. */
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/* float <-> binary16, rounding to nearest even; infinities and NaNs are kept. */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
+/* The chip's name: "openaclnn-cpu" (the CPU device; never an Ascend SoC's name). */
+ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
 
 #ifdef __cplusplus
 }

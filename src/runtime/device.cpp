@@ -1,4 +1,5 @@
-// aclInit/aclFinalize, the single CPU device (id 0), contexts and system parameters.
+// aclInit/aclFinalize, the single CPU device (id 0), contexts, system parameters and the
+// overflow mode.
 #include <array>
 #include <cstdio>
 #include <map>
@@ -7,6 +8,7 @@
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
 #include "runtime/error.h"
+#include "runtime/operations.h"
 #include "runtime/runtime.h"
 
 namespace oa {
@@ -23,6 +25,7 @@ bool g_initialized = false;
 int g_device_refs = 0;
 Context g_default_context;
 std::array<int64_t, kOptionCount> g_process_options{};
+int g_sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
 std::map<Context*, std::unique_ptr<Context>>& contexts() {
   static std::map<Context*, std::unique_ptr<Context>> live;
   return live;
@@ -60,10 +63,12 @@ Context* current_context_locked(const char* api) {
 }
 
 void release_device_locked() {
+  release_events_locked();
   release_streams_locked();
   release_memory_locked();
   contexts().clear();
   g_default_context = Context{};
+  g_sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
   g_device_refs = 0;
 }
 
@@ -79,6 +84,110 @@ int require_device_locked(const char* api) {
     return failf(ACL_ERROR_RT_CONTEXT_NULL, "%s: no device is set; call aclrtSetDevice(0) first",
                  api);
   }
+  return ACL_SUCCESS;
+}
+
+int set_device(const char* api, int32_t device_id, bool needs_init) {
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  if (needs_init && !g_initialized) {
+    return failf(ACL_ERROR_UNINITIALIZE, "%s: call aclInit first", api);
+  }
+  if (int code = check_device_id(api, device_id); code != ACL_SUCCESS) {
+    return code;
+  }
+  ++g_device_refs;
+  t_current = &g_default_context;
+  return ACL_SUCCESS;
+}
+
+int reset_device(const char* api, int32_t device_id) {
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  if (int code = check_device_id(api, device_id); code != ACL_SUCCESS) {
+    return code;
+  }
+  if (g_device_refs == 0) {
+    return failf(ACL_ERROR_RT_CONTEXT_NULL, "%s: device 0 is not set", api);
+  }
+  if (--g_device_refs == 0) {
+    release_device_locked();
+  }
+  return ACL_SUCCESS;
+}
+
+int create_context(const char* api, void** context, int32_t device_id) {
+  if (context == nullptr) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: context is null", api);
+  }
+  if (int code = check_device_id(api, device_id); code != ACL_SUCCESS) {
+    return code;
+  }
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  if (int code = require_device_locked(api); code != ACL_SUCCESS) {
+    return code;
+  }
+  auto created = std::make_unique<Context>();
+  t_current = created.get();
+  *context = created.get();
+  contexts().emplace(created.get(), std::move(created));
+  return ACL_SUCCESS;
+}
+
+int destroy_context(const char* api, void* context) {
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  auto* target = static_cast<Context*>(context);
+  if (target == &g_default_context) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID,
+                 "%s: the default context is released by aclrtResetDevice", api);
+  }
+  if (contexts().erase(target) == 0) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %p is not a live context%s", api, context,
+                 handle_kind_locked(context).c_str());
+  }
+  if (t_current == target) {
+    t_current = nullptr;
+  }
+  return ACL_SUCCESS;
+}
+
+int set_current_context(const char* api, void* context) {
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  auto* target = static_cast<Context*>(context);
+  bool is_default = target == &g_default_context && g_device_refs > 0;
+  if (!is_default && contexts().count(target) == 0) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: %p is not a live context%s", api, context,
+                 handle_kind_locked(context).c_str());
+  }
+  t_current = target;
+  return ACL_SUCCESS;
+}
+
+bool context_is_live_locked(void* context) {
+  auto* target = static_cast<Context*>(context);
+  return (target == &g_default_context && g_device_refs > 0) || contexts().count(target) != 0;
+}
+
+int set_sat_mode(const char* api, int mode) {
+  if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID,
+                 "%s: mode must be 0 (SATURATION) or 1 (INFNAN), got %d", api, mode);
+  }
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  if (int code = require_device_locked(api); code != ACL_SUCCESS) {
+    return code;
+  }
+  g_sat_mode = mode;
+  return ACL_SUCCESS;
+}
+
+int get_sat_mode(const char* api, int* mode) {
+  if (mode == nullptr) {
+    return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: mode is null", api);
+  }
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  if (int code = require_device_locked(api); code != ACL_SUCCESS) {
+    return code;
+  }
+  *mode = g_sat_mode;
   return ACL_SUCCESS;
 }
 
@@ -119,30 +228,11 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnInit(const char*) { return ACLNN_SUCCESS; }
 ACL_FUNC_VISIBILITY aclnnStatus aclnnFinalize(void) { return ACLNN_SUCCESS; }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId) {
-  std::lock_guard<std::mutex> lock(oa::runtime_mutex());
-  if (!oa::g_initialized) {
-    return failf(ACL_ERROR_UNINITIALIZE, "aclrtSetDevice: call aclInit first");
-  }
-  if (int code = oa::check_device_id("aclrtSetDevice", deviceId); code != ACL_SUCCESS) {
-    return code;
-  }
-  ++oa::g_device_refs;
-  oa::t_current = &oa::g_default_context;
-  return ACL_SUCCESS;
+  return oa::set_device("aclrtSetDevice", deviceId, true);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId) {
-  std::lock_guard<std::mutex> lock(oa::runtime_mutex());
-  if (int code = oa::check_device_id("aclrtResetDevice", deviceId); code != ACL_SUCCESS) {
-    return code;
-  }
-  if (oa::g_device_refs == 0) {
-    return failf(ACL_ERROR_RT_CONTEXT_NULL, "aclrtResetDevice: device 0 is not set");
-  }
-  if (--oa::g_device_refs == 0) {
-    oa::release_device_locked();
-  }
-  return ACL_SUCCESS;
+  return oa::reset_device("aclrtResetDevice", deviceId);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t* deviceId) {
@@ -171,50 +261,15 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-  if (context == nullptr) {
-    return failf(ACL_ERROR_RT_PARAM_INVALID, "aclrtCreateContext: context is null");
-  }
-  if (int code = oa::check_device_id("aclrtCreateContext", deviceId); code != ACL_SUCCESS) {
-    return code;
-  }
-  std::lock_guard<std::mutex> lock(oa::runtime_mutex());
-  if (int code = oa::require_device_locked("aclrtCreateContext"); code != ACL_SUCCESS) {
-    return code;
-  }
-  auto created = std::make_unique<oa::Context>();
-  oa::t_current = created.get();
-  *context = created.get();
-  oa::contexts().emplace(created.get(), std::move(created));
-  return ACL_SUCCESS;
+  return oa::create_context("aclrtCreateContext", context, deviceId);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context) {
-  std::lock_guard<std::mutex> lock(oa::runtime_mutex());
-  auto* target = static_cast<oa::Context*>(context);
-  if (target == &oa::g_default_context) {
-    return failf(ACL_ERROR_RT_PARAM_INVALID,
-                 "aclrtDestroyContext: the default context is released by aclrtResetDevice");
-  }
-  if (oa::contexts().erase(target) == 0) {
-    return failf(ACL_ERROR_RT_PARAM_INVALID,
-                 "aclrtDestroyContext: %p is not a live context from aclrtCreateContext", context);
-  }
-  if (oa::t_current == target) {
-    oa::t_current = nullptr;
-  }
-  return ACL_SUCCESS;
+  return oa::destroy_context("aclrtDestroyContext", context);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context) {
-  std::lock_guard<std::mutex> lock(oa::runtime_mutex());
-  auto* target = static_cast<oa::Context*>(context);
-  bool is_default = target == &oa::g_default_context && oa::g_device_refs > 0;
-  if (!is_default && oa::contexts().count(target) == 0) {
-    return failf(ACL_ERROR_RT_PARAM_INVALID, "aclrtSetCurrentContext: %p is not a live context",
-                 context);
-  }
-  oa::t_current = target;
-  return ACL_SUCCESS;
+  return oa::set_current_context("aclrtSetCurrentContext", context);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext* context) {
@@ -278,6 +333,19 @@ ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* va
   std::lock_guard<std::mutex> lock(oa::runtime_mutex());
   *value = oa::g_process_options[opt];
   return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+  return oa::set_sat_mode("aclrtSetDeviceSatMode", static_cast<int>(mode));
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+  int value = 0;
+  int code = oa::get_sat_mode("aclrtGetDeviceSatMode", mode == nullptr ? nullptr : &value);
+  if (code == ACL_SUCCESS) {
+    *mode = static_cast<aclrtFloatOverflowMode>(value);
+  }
+  return code;
 }
 
 }  // extern "C"

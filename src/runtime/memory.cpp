@@ -15,6 +15,7 @@
 #include "core/fill_simd.h"
 #include "core/parallel.h"
 #include "runtime/error.h"
+#include "runtime/operations.h"
 #include "runtime/runtime.h"
 
 namespace oa {
@@ -322,6 +323,19 @@ bool device_range_ok(const void* begin, size_t bytes, std::string* why) {
   return true;
 }
 
+int allocate_device_memory(const char* api, void** ptr, size_t size, aclrtMemMallocPolicy policy) {
+  return allocate(api, ptr, size, MemoryKind::device, wants_huge_pages(policy, size));
+}
+
+int free_device_memory(const char* api, void* ptr, const char* pair_api) {
+  return release(api, ptr, MemoryKind::device, pair_api);
+}
+
+int copy_memory(const char* api, void* dst, size_t dest_max, const void* src, size_t count,
+                aclrtMemcpyKind kind, void* stream) {
+  return copy(api, dst, dest_max, src, count, kind, stream);
+}
+
 void release_memory_locked() {
   auto& regions = registry();
   size_t device_bytes = 0;
@@ -346,12 +360,11 @@ void release_memory_locked() {
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return oa::allocate("aclrtMalloc", devPtr, size, oa::MemoryKind::device,
-                      oa::wants_huge_pages(policy, size));
+  return oa::allocate_device_memory("aclrtMalloc", devPtr, size, policy);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr) {
-  return oa::release("aclrtFree", devPtr, oa::MemoryKind::device, "aclrtMalloc");
+  return oa::free_device_memory("aclrtFree", devPtr, "aclrtMalloc");
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size) {
