@@ -1,4 +1,5 @@
-// The meta C API: creating, inspecting and destroying tensors, scalars and integer arrays.
+// The meta C API: creating, inspecting and destroying tensors, scalars and integer arrays (lists
+// and the other arrays: meta_lists.cpp).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -6,6 +7,7 @@
 
 #include "aclnn/aclnn_base.h"
 #include "core/dtype.h"
+#include "core/lists.h"
 #include "core/tensor.h"
 #include "core/values.h"
 #include "runtime/error.h"
@@ -107,6 +109,12 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  if (const aclTensorList* list = oa::owning_list(tensor)) {
+    return failf(ACLNN_ERR_PARAM_INVALID,
+                 "aclDestroyTensor: tensor %p belongs to aclTensorList %p, which destroys it "
+                 "(aclDestroyTensorList)",
+                 static_cast<const void*>(tensor), static_cast<const void*>(list));
+  }
   delete tensor;
   return ACLNN_SUCCESS;
 }
@@ -159,6 +167,12 @@ ACL_FUNC_VISIBILITY aclScalar* aclCreateScalar(void* value, aclDataType dataType
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  if (const aclScalarList* list = oa::owning_list(scalar)) {
+    return failf(ACLNN_ERR_PARAM_INVALID,
+                 "aclDestroyScalar: scalar %p belongs to aclScalarList %p, which destroys it "
+                 "(aclDestroyScalarList)",
+                 static_cast<const void*>(scalar), static_cast<const void*>(list));
+  }
   delete scalar;
   return ACLNN_SUCCESS;
 }
@@ -182,6 +196,15 @@ ACL_FUNC_VISIBILITY aclIntArray* aclCreateIntArray(const int64_t* value, uint64_
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
   delete array;
+  return ACLNN_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
+  if (array == nullptr || size == nullptr) {
+    return failf(ACLNN_ERR_PARAM_NULLPTR, "aclGetIntArraySize: %s is null",
+                 array == nullptr ? "array" : "size");
+  }
+  *size = array->values.size();
   return ACLNN_SUCCESS;
 }
 
