@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/isa.h"
 #include "runtime/error.h"
 
 namespace oa {
@@ -85,6 +86,7 @@ OpRegistration::OpRegistration(const OpDef& (*definition)()) {
 aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace_size,
                     aclOpExecutor** executor) {
   t_failed_check = -1;
+  selected_isa();  // OPENACLNN_CPU_ISA applies to the kernels this plan dispatches to
   const Call call(def, std::move(args), workspace_size, executor);
   for (size_t k = 0; k < def.checks.size(); ++k) {
     const aclnnStatus status = def.checks[k].run(call);
