@@ -48,12 +48,14 @@ const OpDef& definition() {
     d.impls = {elementwise_simd(kOp), elementwise_reference(kOp)};
     d.samples = {
         sample(d,
-               {{"self", tensor({2, 3})}, {"target", tensor({2, 3})}, {"reduction", integer(0)}}),
-        sample(d, {{"self", tensor({4, 1, 3}, ACL_FLOAT16)}, {"target", tensor({5, 3}, ACL_BF16)}}),
+               {{"self", tensor({2, 67})}, {"target", tensor({2, 67})}, {"reduction", integer(0)}}),
+        sample(d,
+               {{"self", tensor({4, 1, 37}, ACL_FLOAT16)}, {"target", tensor({5, 37}, ACL_BF16)}}),
         sample(d, {{"self", tensor({3, 70}, ACL_BF16)},
                    {"target", tensor({3, 70})},
                    {"reduction", integer(2)},
                    {"beta", real(0)}}),
+        sample(d, {{"self", tensor({3, 40})}, {"target", tensor({40})}, {"reduction", integer(0)}}),
         sample(d, {{"self", tensor({0, 3})}, {"target", tensor({3})}}),
     };
     return d;

@@ -51,13 +51,13 @@ const OpDef& definition() {
     d.infer = elementwise_infer(kOp);
     d.impls = {elementwise_simd(kOp), elementwise_reference(kOp)};
     d.samples = {
-        sample(d, {{"gradOutput", tensor({2, 3})},
-                   {"self", tensor({2, 3})},
-                   {"target", tensor({2, 3})},
+        sample(d, {{"gradOutput", tensor({2, 67})},
+                   {"self", tensor({2, 67})},
+                   {"target", tensor({2, 67})},
                    {"reduction", integer(0)}}),
         sample(d, {{"gradOutput", tensor({}, ACL_BF16)},
-                   {"self", tensor({4, 1, 3}, ACL_FLOAT16)},
-                   {"target", tensor({5, 3})},
+                   {"self", tensor({4, 1, 37}, ACL_FLOAT16)},
+                   {"target", tensor({5, 37})},
                    {"beta", real(0.5)}}),
         sample(d, {{"gradOutput", tensor({3, 70}, ACL_BF16)},
                    {"self", tensor({3, 70}, ACL_BF16)},
