@@ -17,7 +17,7 @@
 namespace oa {
 
 constexpr int kMaxElementwiseRank = 8;
-constexpr int kMaxOperands = 4;
+constexpr int kMaxOperands = 6;                          // the output and up to five inputs
 constexpr int64_t kElementwiseChunk = int64_t{1} << 16;  // elements per parallel chunk
 
 struct ElementwiseOperand {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "core/convert.h"
@@ -22,6 +23,23 @@ Shape broadcast_of(const Call& call, const ElementwiseOp& op) {
     shape = std::move(next);
   }
   return shape;
+}
+
+// f(std::integral_constant<int, n>) for the op's input count n (1 to kMaxOperands - 1).
+template <typename F>
+void with_inputs(int n, const F& f) {
+  switch (n) {
+    case 1:
+      return f(std::integral_constant<int, 1>());
+    case 2:
+      return f(std::integral_constant<int, 2>());
+    case 3:
+      return f(std::integral_constant<int, 3>());
+    case 4:
+      return f(std::integral_constant<int, 4>());
+    default:
+      return f(std::integral_constant<int, 5>());
+  }
 }
 
 bool reduces(const Call& call, const ElementwiseOp& op) {
@@ -71,17 +89,8 @@ class SimdPlan final : public Plan {
       const auto kernel = [&](float* out, const float* const* in, int64_t n, bool in_memory) {
         compute(in, out, n, stream_ && in_memory);
       };
-      switch (inputs_) {
-        case 1:
-          map_floats<1>(isa_, loop_, strip, kernel);
-          break;
-        case 2:
-          map_floats<2>(isa_, loop_, strip, kernel);
-          break;
-        default:
-          map_floats<3>(isa_, loop_, strip, kernel);
-          break;
-      }
+      with_inputs(inputs_,
+                  [&](auto n) { map_floats<decltype(n)::value>(isa_, loop_, strip, kernel); });
     });
     return ACLNN_SUCCESS;
   }
@@ -188,17 +197,7 @@ class SimdReducePlan final : public Plan {
   }
 
   void block_partial(const Strip& strip, double* partial) const {
-    switch (inputs_) {
-      case 1:
-        blocks_of<1>(strip, partial);
-        break;
-      case 2:
-        blocks_of<2>(strip, partial);
-        break;
-      default:
-        blocks_of<3>(strip, partial);
-        break;
-    }
+    with_inputs(inputs_, [&](auto n) { blocks_of<decltype(n)::value>(strip, partial); });
   }
 
   ElementwiseLoop loop_;
