@@ -11,9 +11,6 @@ namespace {
 class DeviceEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
-    // Stores by size, so that each test takes the paths it was written for; the learned stores
-    // (core/store_choice.h) have tests of their own. An explicit setting is kept.
-    setenv("OPENACLNN_STORES", "size", 0);
     ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << aclGetRecentErrMsg();
   }

@@ -1,6 +1,5 @@
 #include "core/executor.h"
 
-#include <chrono>
 #include <mutex>
 #include <new>
 #include <unordered_set>
@@ -108,15 +107,7 @@ aclnnStatus launch(const char* op, void* workspace, uint64_t workspace_size,
     status = ACLNN_ERR_PARAM_INVALID;
   }
   if (status == ACLNN_SUCCESS) {
-    // Only a launch whose stores are being learned is timed.
-    const StoreChoice stores = executor->plan->store_choice();
-    const auto start =
-        stores.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     status = executor->plan->run(executor->workspace_size == 0 ? nullptr : workspace);
-    if (status == ACLNN_SUCCESS && stores.timed) {
-      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-      report_launch(stores, took.count());
-    }
   }
   if (!executor->repeatable) {
     destroy(executor);

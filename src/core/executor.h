@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "aclnn/aclnn_base.h"
-#include "core/store_choice.h"
 
 namespace oa {
 
@@ -17,8 +16,6 @@ class Plan {
  public:
   virtual ~Plan() = default;
   virtual aclnnStatus run(void* workspace) const = 0;
-  // The stores phase 1 chose for the output: launch() reports the run's time to their learner.
-  virtual StoreChoice store_choice() const { return StoreChoice(); }
 };
 
 // Phase 1's last step: stores *workspace_size and *executor for op (the name without

@@ -7,8 +7,8 @@
 // 1.6-3x faster, and pooling backward launches touching 18-32 MiB ran 1.4-2.4x faster streamed,
 // while one touching 16 MiB ran 1.6x slower. On a Zen 5 server with that cache to itself, plain
 // stores were 1.0-1.3x faster up to 32 MiB and streaming stores faster from 48 MiB, so launches
-// of 17-32 MiB may lose up to that much there (core/store_choice.h lets an operator's launches of
-// 17-128 MiB learn which is faster instead). The bytes written are the same either way, so
+// of 17-32 MiB may lose up to that much there. The rule is fixed (never learned from the times of
+// earlier launches), the same in tests and in use. The bytes written are the same either way, so
 // OPENACLNN_CPU_ISA=scalar does not change the choice.
 #pragma once
 

@@ -12,8 +12,8 @@
 
 #include "core/checks.h"
 #include "core/executor.h"
+#include "core/fill_simd.h"
 #include "core/parallel.h"
-#include "core/store_choice.h"
 #include "kernels/adaptive_max_pool2d/backward.h"
 #include "kernels/adaptive_max_pool2d/index_check.h"
 #include "ops/adaptive_max_pool2d/pool_plan.h"
@@ -40,7 +40,7 @@ constexpr int64_t kChunkWork = int64_t{1} << 18;
 constexpr int64_t kSparseRatio = 8;
 
 // The same for a gradInput of contiguous planes written with streaming stores (it does not stay
-// in cache: core/store_choice.h), whose float32 sums fit in an L2 cache
+// in cache: core/fill_simd.h), whose float32 sums fit in an L2 cache
 // (kMaxStreamedPlaneSums): with dense sums each plane is written once, with streaming stores,
 // where zeroing it and adding at the maxima reads back every line an output touches. In-process A/B
 // on 64-256 MiB gradInputs against the sparse path, float32 / bfloat16: 64 positions an
@@ -70,9 +70,8 @@ constexpr int64_t kParallelCheckBytes = int64_t{64} << 10;
 class BackwardRun final : public Plan {
  public:
   BackwardRun(amp::BackwardPlan plan, std::vector<int32_t> window_first, aclDataType dtype,
-              aclDataType index_dtype, int rank, amp::KernelIsa isa, StoreChoice stores)
+              aclDataType index_dtype, int rank, amp::KernelIsa isa)
       : plan_(std::move(plan)),
-        stores_(stores),
         window_first_(std::move(window_first)),
         index_dtype_(index_dtype),
         rank_(rank),
@@ -101,8 +100,6 @@ class BackwardRun final : public Plan {
     return ACLNN_SUCCESS;
   }
 
-  StoreChoice store_choice() const override { return stores_; }
-
  private:
   aclnnStatus report_bad_index() const {
     const amp::BadIndex bad = amp::find_bad_index(plan_, index_dtype_);
@@ -122,7 +119,6 @@ class BackwardRun final : public Plan {
   }
 
   amp::BackwardPlan plan_;
-  StoreChoice stores_;
   std::vector<int32_t> window_first_;  // BackwardPlan::window_first of a tiled plan
   aclDataType index_dtype_;
   int rank_;
@@ -313,21 +309,14 @@ extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
   // self's data is never read, so gradInput may share its memory.
   OA_TRY(check_output(kOp, out, {grad, index}, false));
 
-  const StoreChoice stores = choose_stores(kOp, touched_bytes(*gradOutput, *indices, *gradInput));
+  const bool stream = simd::streams_output(touched_bytes(*gradOutput, *indices, *gradInput));
   const amp::KernelIsa isa = amp::kernel_isa();
-  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput, stores.stream, isa);
+  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput, stream, isa);
   std::vector<int32_t> window_first = window_starts(plan);
-  int64_t workspace = workspace_bytes(plan);
-  if (stores.slot >= 0) {
-    // The same size whichever stores were chosen, so that a caller may size it once per shape.
-    amp::BackwardPlan other =
-        make_plan(*gradOutput, *self, *indices, *gradInput, !stores.stream, isa);
-    window_starts(other);
-    workspace = std::max(workspace, workspace_bytes(other));
-  }
-  auto run = std::make_unique<BackwardRun>(std::move(plan), std::move(window_first), self->dtype,
-                                           indices->dtype, static_cast<int>(self->shape.size()),
-                                           isa, stores);
+  const int64_t workspace = workspace_bytes(plan);
+  auto run =
+      std::make_unique<BackwardRun>(std::move(plan), std::move(window_first), self->dtype,
+                                    indices->dtype, static_cast<int>(self->shape.size()), isa);
   return make_executor(kOp, std::move(run), static_cast<uint64_t>(workspace), workspaceSize,
                        executor);
 }

@@ -11,7 +11,6 @@
 
 #include "core/fill_simd.h"
 #include "core/float_convert.h"
-#include "core/store_choice.h"
 #include "ops/adaptive_max_pool2d/pool_cases.h"
 #include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"
@@ -297,10 +296,10 @@ TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
   check_backward(simple_case({1, planes, 1024, 1024}, 3, 5), Indices::arbitrary, rng);
 }
 
-// What decides streaming stores by size (the tests' OPENACLNN_STORES=size, core/store_choice.h)
-// is every byte the launch reads and writes, not gradInput's alone: float32 32x30 planes to 16x10
-// (2x3 windows) with just enough planes that gradInput, gradOutput and INT64 indices pass
-// core/fill_simd.h's cache size, with INT32 indices stay under it. Streamed, the plane is written
+// What decides streaming stores (core/fill_simd.h's size rule) is every byte the launch reads and
+// writes, not gradInput's alone: float32 32x30 planes to 16x10 (2x3 windows) with just enough
+// planes that gradInput, gradOutput and INT64 indices pass core/fill_simd.h's cache size, with
+// INT32 indices stay under it. Streamed, the plane is written
 // from float32 sums with streaming stores and the workspace holds only their slots; cached, the
 // windows tile the plane and the workspace also holds the narrowed indices. (2x2 windows tile the
 // plane streamed too: PairWindowsStreamed.)
@@ -510,62 +509,6 @@ TEST(AdaptiveMaxPool2dBackward, ChannelsLastBandsStreamed) {
     }
     uint64_t workspace_size = 0;
     run_with_indices(c, index, rng, &workspace_size);
-  }
-}
-
-// Learned stores (core/store_choice.h, the default outside the tests): launches of one shape in
-// the learned range try streaming and plain stores in turn, which here take different paths
-// (float32: streamed planes from float32 sums, or sums in gradInput; bfloat16 channels-last: bands
-// built in the workspace and streamed, or built in gradInput). Every launch gives the bits of the
-// launch the size rule plans, and phase 1 asks for the same workspace each time, so that a caller
-// may allocate it once per shape.
-TEST(AdaptiveMaxPool2dBackward, LearnedStoresGiveTheSameBitsAndWorkspace) {
-  std::mt19937_64 rng(21);
-  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
-    PoolCase c =
-        simple_case({samples_beyond_cache(64, 56, 56, 7, 7, dtype), 64, 56, 56}, 7, 7, dtype);
-    if (dtype == ACL_BF16) {
-      c.input_layout = c.output_layout = c.index_layout = channels_last(4);
-    }
-    SCOPED_TRACE(c.describe());
-    const oa_ref::PoolShape s = c.ref_shape();
-    // Each index somewhere in its own 8x8 window, as the forward's would be.
-    std::vector<int64_t> index;
-    for (int64_t k = 0; k < s.planes * s.ho * s.wo; ++k) {
-      const int64_t i = k / s.wo % s.ho;
-      const int64_t j = k % s.wo;
-      index.push_back((i * 8 + static_cast<int64_t>(rng() % 8)) * s.w + j * 8 +
-                      static_cast<int64_t>(rng() % 8));
-    }
-    Problem p(c, random_values(rng, static_cast<int64_t>(index.size()), Values::spread), index);
-    std::vector<unsigned char> expected;
-    {
-      oa_test::ScopedEnv stores("OPENACLNN_STORES", "size");
-      ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-      EXPECT_TRUE(p.grad_input.only_view_written());
-      expected = p.grad_input.raw();
-    }
-    oa_test::ScopedEnv stores("OPENACLNN_STORES", std::nullopt);
-    uint64_t workspace_size = 0;
-    std::unique_ptr<oa_test::DeviceBuffer> workspace;
-    // The first run of trials (streaming stores) and the first launch of the next (plain stores).
-    for (int64_t launch = 0; launch <= oa::StoreLearner::kStreamRun; ++launch) {
-      SCOPED_TRACE("launch " + std::to_string(launch));
-      p.grad_input.poison();
-      uint64_t asked = 0;
-      aclOpExecutor* executor = nullptr;
-      ASSERT_EQ(p.plan(&asked, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-      if (launch == 0) {
-        workspace_size = asked;
-        workspace = std::make_unique<oa_test::DeviceBuffer>(std::max<uint64_t>(asked, 1));
-      }
-      EXPECT_EQ(asked, workspace_size);
-      ASSERT_EQ(aclnnAdaptiveMaxPool2dBackward(workspace->get(), workspace_size, executor, nullptr),
-                ACLNN_SUCCESS)
-          << aclGetRecentErrMsg();
-      // gradInput's bits and the guard bytes after it, as the size rule's launch left them.
-      EXPECT_TRUE(p.grad_input.raw() == expected);
-    }
   }
 }
 
