@@ -14,6 +14,7 @@ struct aclOpExecutor {
   std::unique_ptr<oa::Plan> plan;
   uint64_t workspace_size = 0;
   bool repeatable = false;
+  std::vector<oa::Binding> bindings;
 };
 
 namespace oa {
@@ -63,11 +64,38 @@ aclnnStatus check_workspace(const char* op, void* workspace, uint64_t given, uin
   return ACLNN_SUCCESS;
 }
 
+// Every allocation the plan binds is still the one phase 1 saw.
+aclnnStatus check_bindings(const char* op, const aclOpExecutor& executor) {
+  for (const Binding& b : executor.bindings) {
+    if (!region_is_live(b.base, b.id)) {
+      return failf(ACLNN_ERR_PARAM_INVALID,
+                   "%s: the device memory of %s (the allocation at %p of %zu bytes) was freed "
+                   "after %sGetWorkspaceSize; nothing was run",
+                   op, b.name.c_str(), reinterpret_cast<void*>(b.base), b.size, op);
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 
+std::vector<Binding> binding_of(const aclTensor& tensor, const char* name) {
+  ByteRange range;
+  if (numel(tensor) == 0 || !byte_range(tensor, &range)) {
+    return {};
+  }
+  const Region region = find_region(static_cast<const char*>(tensor.data) + range.begin);
+  if (region.kind != MemoryKind::device) {
+    return {};
+  }
+  return {{name, region.base, region.id, region.size}};
+}
+
 aclnnStatus make_executor(const char* op, std::unique_ptr<Plan> plan, uint64_t workspace_size,
-                          uint64_t* workspace_size_out, aclOpExecutor** executor) {
+                          uint64_t* workspace_size_out, aclOpExecutor** executor,
+                          std::vector<Binding> bindings) {
   auto created = std::make_unique<aclOpExecutor>();
+  created->bindings = std::move(bindings);
   created->op = op;
   created->plan = std::move(plan);
   created->workspace_size = workspace_size;
@@ -105,6 +133,9 @@ aclnnStatus launch(const char* op, void* workspace, uint64_t workspace_size,
   }
   if (status == ACLNN_SUCCESS && check_stream(op, stream) != 0) {
     status = ACLNN_ERR_PARAM_INVALID;
+  }
+  if (status == ACLNN_SUCCESS) {
+    status = check_bindings(op, *executor);
   }
   if (status == ACLNN_SUCCESS) {
     status = executor->plan->run(executor->workspace_size == 0 ? nullptr : workspace);

@@ -141,7 +141,8 @@ int allocate(const char* api, void** ptr, size_t size, MemoryKind kind, bool hug
                  size);
   }
   auto base = reinterpret_cast<uintptr_t>(memory);
-  const Region region{kind, base, size, mapped};
+  static uint64_t last_id = 0;  // guarded by runtime_mutex()
+  const Region region{kind, base, size, mapped, ++last_id};
   if (mapped != 0) {
     set_tail_poisoned(region, true);
   }
@@ -304,6 +305,12 @@ int fill(const char* api, void* ptr, size_t max_count, int32_t value, size_t cou
 Region find_region(const void* p) {
   std::lock_guard<std::mutex> lock(runtime_mutex());
   return find_locked(reinterpret_cast<uintptr_t>(p));
+}
+
+bool region_is_live(uintptr_t base, uint64_t id) {
+  std::lock_guard<std::mutex> lock(runtime_mutex());
+  const auto found = registry().find(base);
+  return found != registry().end() && found->second.id == id;
 }
 
 bool device_range_ok(const void* begin, size_t bytes, std::string* why) {

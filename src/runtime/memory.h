@@ -16,10 +16,16 @@ struct Region {
   size_t size = 0;
   // Bytes mapped for it with mmap (huge pages), released with munmap; 0 for the C heap.
   size_t mapped = 0;
+  // Unique for the process's lifetime: an allocation freed and another made at the same address
+  // have different ids.
+  uint64_t id = 0;
 };
 
 // The live allocation containing address p (kind none if there is none).
 Region find_region(const void* p);
+
+// Whether the allocation `id` (made at `base`) is still live.
+bool region_is_live(uintptr_t base, uint64_t id);
 
 // Whether [begin, begin + bytes) lies inside one live device allocation. On failure, *why says
 // what is wrong ("is not device memory", "runs past the end of its allocation ..."). An empty

@@ -194,6 +194,47 @@ TEST_P(Conformance, SameBitsForAnyThreadCountAndWorkspace) {
   }
 }
 
+// A device allocation freed between the phases (SPEC section 13): phase 2 fails with 161002
+// naming the tensor and writes nothing, for a normal executor and for a repeatable one that has
+// already run once.
+TEST_P(Conformance, MemoryFreedBetweenThePhasesIsNeverWritten) {
+  const oa::OpDef& d = def();
+  for (const oa::CallSpec& s : d.samples) {
+    for (size_t i = 0; i < d.params.size(); ++i) {
+      if (!oa::is_tensor(d.params[i].kind) || s.args[i].null ||
+          oa::numel(s.args[i].tensor.shape) == 0) {
+        continue;
+      }
+      const std::string& name = d.params[i].name;
+      SCOPED_TRACE(describe(d, s) + ", " + name + " freed");
+      for (bool repeatable : {false, true}) {
+        TestCall call(d, s);
+        std::mt19937_64 rng(3);
+        call.fill_inputs([&](aclDataType dtype) { return random_value(rng, dtype, false); });
+        uint64_t workspace_size = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_EQ(call.plan(&workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        if (repeatable) {
+          ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+          ASSERT_EQ(call.launch(workspace_size, executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        }
+        const auto before = call.output_bits();
+        call.tensor(static_cast<int>(i))->free_memory();
+        expect_error(call.launch(workspace_size, executor), ACLNN_ERR_PARAM_INVALID,
+                     {d.api + ": the device memory of " + name,
+                      "was freed after " + d.api + "GetWorkspaceSize"});
+        if (repeatable) {
+          EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+        }
+        if (d.params[i].kind == oa::ParamKind::input) {
+          EXPECT_EQ(call.output_bits(), before);
+        }
+        EXPECT_TRUE(call.only_views_written());
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Definitions, Conformance, ::testing::ValuesIn(definition_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;

@@ -97,10 +97,19 @@ aclnnStatus TestCall::run(unsigned char workspace_fill) const {
   return aclrtSynchronizeStream(nullptr);
 }
 
+aclnnStatus TestCall::launch(uint64_t workspace_size, aclOpExecutor* executor) const {
+  std::unique_ptr<DeviceBuffer> workspace;
+  if (workspace_size > 0) {
+    workspace = std::make_unique<DeviceBuffer>(workspace_size);
+  }
+  return oa::launch_op(def_, workspace ? workspace->get() : nullptr, workspace_size, executor,
+                       nullptr);
+}
+
 std::vector<std::vector<uint64_t>> TestCall::output_bits() const {
   std::vector<std::vector<uint64_t>> bits;
   for (size_t i = 0; i < def_.params.size(); ++i) {
-    if (def_.params[i].kind == oa::ParamKind::output && tensors_[i]) {
+    if (def_.params[i].kind == oa::ParamKind::output && tensors_[i] && !tensors_[i]->freed()) {
       bits.push_back(tensors_[i]->read_bits());
     }
   }

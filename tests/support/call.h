@@ -50,6 +50,8 @@ class TestCall {
   aclnnStatus plan(uint64_t* workspace_size, aclOpExecutor** executor) const;
   // Both phases with a workspace filled with `workspace_fill`; the first failing status.
   aclnnStatus run(unsigned char workspace_fill = 0xA5) const;
+  // Phase 2 of a planned executor, with a fresh workspace of workspace_size bytes.
+  aclnnStatus launch(uint64_t workspace_size, aclOpExecutor* executor) const;
 
   // Every output's bits, in parameter order, then every tensor (inputs too) untouched outside its
   // view.

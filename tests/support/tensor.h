@@ -52,8 +52,10 @@ class TestTensor {
   // Whether every storage byte outside the view (guards included) still holds what it held after
   // construction or the last write().
   bool only_view_written() const;
-  // Releases the device allocation (the tensor's handle stays, now pointing at freed memory).
+  // Releases the device allocation (the tensor's handle stays, now pointing at freed memory; reads
+  // are no longer possible, and only_view_written() is then true).
   void free_memory();
+  bool freed() const { return !device_ && !host_; }
 
  private:
   std::vector<int64_t> element_offsets() const;  // of the view's elements, row-major, in elements

@@ -111,8 +111,18 @@ aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace
     logf(LogLevel::debug, "%s: implementation '%s'%s", call.op(), impl->name.c_str(),
          skipped.c_str());
     t_chosen_impl = impl->name;
+    std::vector<Binding> bindings;
+    for (size_t i = 0; i < def.params.size(); ++i) {
+      const aclTensor* tensor =
+          static_cast<const aclTensor*>(call.arg(static_cast<int>(i)).handle());
+      if (is_tensor(def.params[i].kind) && tensor != nullptr) {
+        for (Binding& b : binding_of(*tensor, def.params[i].name.c_str())) {
+          bindings.push_back(std::move(b));
+        }
+      }
+    }
     return make_executor(call.op(), std::move(planned.plan), planned.workspace_bytes,
-                         workspace_size, executor);
+                         workspace_size, executor, std::move(bindings));
   }
   return failf(ACLNN_ERR_INNER_FIND_KERNEL_ERROR, "%s: no implementation applies%s", call.op(),
                skipped.c_str());
