@@ -118,6 +118,10 @@ TEST_F(LoadByName, SmoothL1LossBackwardThroughTheRtLayer) {
   auto rt_memcpy = FIND(runtime_, rtMemcpy);
   auto create_tensor = FIND(nnopbase_, aclCreateTensor);
   auto destroy_tensor = FIND(nnopbase_, aclDestroyTensor);
+  auto view_shape = FIND(nnopbase_, aclGetViewShape);
+  // The kit frees aclGetViewShape's array with operator delete[] found in libnnopbase.so.
+  auto delete_array = reinterpret_cast<void (*)(void*)>(dlsym(nnopbase_.handle(), "_ZdaPv"));
+  ASSERT_NE(delete_array, nullptr) << dlerror();
   auto get_workspace = FIND(opapi_, aclnnSmoothL1LossBackwardGetWorkspaceSize);
   auto launch = FIND(opapi_, aclnnSmoothL1LossBackward);
   for (const Library* library : {&runtime_, &ascendcl_, &nnopbase_, &opapi_}) {
@@ -214,6 +218,14 @@ TEST_F(LoadByName, SmoothL1LossBackwardThroughTheRtLayer) {
   // A mistake comes back as a code and a message, through the same library.
   EXPECT_EQ(rt_free(grad_input_memory.aligned + 4), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_NE(std::strstr(recent_error(), "rtFree"), nullptr) << recent_error();
+
+  int64_t* dims = nullptr;
+  uint64_t dims_num = 0;
+  ASSERT_EQ(view_shape(grad_input_tensor, &dims, &dims_num), 0) << recent_error();
+  ASSERT_EQ(dims_num, 2u);
+  EXPECT_EQ(dims[0], 2);
+  EXPECT_EQ(dims[1], 3);
+  delete_array(dims);
 
   for (aclTensor* t : {grad_output_tensor, self_tensor, target_tensor, grad_input_tensor}) {
     EXPECT_EQ(destroy_tensor(t), 0);
