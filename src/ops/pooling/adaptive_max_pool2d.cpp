@@ -1,148 +1,193 @@
 // aclnnAdaptiveMaxPool2d (SPEC section 11): adaptive 2-D max pooling with the argmax indices the
-// backward operator consumes. DOUBLE runs the float64 scan of forward_reference.h; the other dtypes
-// the float32 kernels.
+// backward operator consumes.
 #include "aclnnop/aclnn_adaptive_max_pool2d.h"
 
-#include <memory>
-#include <utility>
-
-#include "core/checks.h"
-#include "core/executor.h"
-#include "core/parallel.h"
+#include "core/op/build.h"
+#include "core/op/rules.h"
 #include "core/values.h"
-#include "kernels/adaptive_max_pool2d/forward.h"
-#include "kernels/adaptive_max_pool2d/forward_reference.h"
-#include "ops/adaptive_max_pool2d/pool_plan.h"
-#include "ops/dtype_sets.h"
+#include "ops/pooling/impls.h"
+#include "ops/pooling/pool_spec.h"
 #include "runtime/error.h"
 
-namespace oa {
+namespace oa::pooling {
 namespace {
 
-constexpr const char* kOp = "aclnnAdaptiveMaxPool2d";
+const DtypeSet kSelfDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+const char* const kOutputShape = "self's leading dims followed by outputSize";
 
-// Elements scanned per chunk at least: about 10 microseconds of work.
-constexpr int64_t kChunkWork = int64_t{1} << 15;
-
-class ForwardRun final : public Plan {
- public:
-  ForwardRun(amp::ForwardPlan plan, amp::ForwardKernel kernel)
-      : plan_(std::move(plan)), kernel_(kernel) {}
-
-  aclnnStatus run(void* workspace) const override {
-    parallel_for(plan_.split.chunks, [&](int64_t chunk) { kernel_(plan_, chunk, workspace); });
-    return ACLNN_SUCCESS;
-  }
-
- private:
-  amp::ForwardPlan plan_;
-  amp::ForwardKernel kernel_;
-};
-
-aclnnStatus check_output_size(const aclIntArray& output_size) {
-  const std::vector<int64_t>& v = output_size.values;
-  if (v.size() != 2) {
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: outputSize must have 2 values (Ho, Wo), got %zu %s",
-                 kOp, v.size(), shape_string(v).c_str());
-  }
-  if (v[0] < 1 || v[1] < 1) {
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: outputSize values must be >= 1, got %s", kOp,
-                 shape_string(v).c_str());
-  }
-  return ACLNN_SUCCESS;
+const std::vector<int64_t>& output_size(const Call& call) {
+  return static_cast<const aclIntArray*>(call.handle("outputSize"))->values;
 }
 
-aclnnStatus check_plane_not_empty(const aclTensor& self) {
-  const Shape& s = self.shape;
-  if (s[s.size() - 2] < 1 || s[s.size() - 1] < 1) {
-    return failf(ACLNN_ERR_PARAM_INVALID,
-                 "%s: self H and W (its last two dims) must be >= 1, got shape %s", kOp,
-                 shape_string(s).c_str());
-  }
-  return ACLNN_SUCCESS;
+Check output_size_values() {
+  return rules::custom("outputSize: two values (Ho, Wo), each >= 1",
+                       [](const Call& call) {
+                         const std::vector<int64_t>& v = output_size(call);
+                         if (v.size() != 2) {
+                           return failf(ACLNN_ERR_PARAM_INVALID,
+                                        "%s: outputSize must have 2 values (Ho, Wo), got %zu %s",
+                                        call.op(), v.size(), shape_string(v).c_str());
+                         }
+                         if (v[0] < 1 || v[1] < 1) {
+                           return failf(ACLNN_ERR_PARAM_INVALID,
+                                        "%s: outputSize values must be >= 1, got %s", call.op(),
+                                        shape_string(v).c_str());
+                         }
+                         return ACLNN_SUCCESS;
+                       },
+                       {{"outputSize of one value",
+                         [](const OpDef& def, CallSpec* spec) {
+                           std::vector<int64_t>& v = arg_of(def, spec, "outputSize").ints;
+                           v.resize(1);
+                           return true;
+                         },
+                         ACLNN_ERR_PARAM_INVALID,
+                         {"outputSize must have 2 values (Ho, Wo)", "got 1"}},
+                        {"outputSize value 0",
+                         [](const OpDef& def, CallSpec* spec) {
+                           arg_of(def, spec, "outputSize").ints[1] = 0;
+                           return true;
+                         },
+                         ACLNN_ERR_PARAM_INVALID,
+                         {"outputSize values must be >= 1"}}});
 }
 
-// Window k of `out` windows over `in` positions: [floor(k * in / out), ceil((k + 1) * in / out)).
-void windows(int64_t in, int64_t out, std::vector<int64_t>* begin, std::vector<int64_t>* end) {
-  begin->resize(out);
-  end->resize(out);
-  for (int64_t k = 0; k < out; ++k) {
-    (*begin)[k] = static_cast<int64_t>(static_cast<__int128>(k) * in / out);
-    (*end)[k] = static_cast<int64_t>((static_cast<__int128>(k + 1) * in + out - 1) / out);
-  }
+Check plane_not_empty() {
+  return rules::custom("self H, W >= 1",
+                       [](const Call& call) {
+                         const Shape& s = call.tensor("self")->shape;
+                         if (s[s.size() - 2] < 1 || s[s.size() - 1] < 1) {
+                           return failf(
+                               ACLNN_ERR_PARAM_INVALID,
+                               "%s: self H and W (its last two dims) must be >= 1, got shape %s",
+                               call.op(), shape_string(s).c_str());
+                         }
+                         return ACLNN_SUCCESS;
+                       },
+                       {{"self H 0",
+                         [](const OpDef& def, CallSpec* spec) {
+                           TensorSpec& self = arg_of(def, spec, "self").tensor;
+                           self.shape[self.shape.size() - 2] = 0;
+                           self.strides.clear();
+                           return true;
+                         },
+                         ACLNN_ERR_PARAM_INVALID,
+                         {"self H and W (its last two dims) must be >= 1"}}});
 }
 
-amp::ForwardPlan make_plan(const aclTensor& self, int64_t ho, int64_t wo, const aclTensor& out,
-                           const aclTensor& indices) {
-  amp::ForwardPlan plan;
-  amp::Dims& d = plan.dims;
-  d = amp::dims_of(self, ho, wo);
-  plan.self = amp::view_of(self);
-  plan.out = amp::view_of(out);
-  plan.indices = amp::view_of(indices);
-  windows(d.h, d.ho, &plan.row_begin, &plan.row_end);
-  windows(d.w, d.wo, &plan.col_begin, &plan.col_end);
-  const int64_t planes = numel(self) == 0 ? 0 : d.n * d.c;
-  if (self.dtype != ACL_DOUBLE && amp::channels_innermost(plan.self, d)) {
-    plan.layout = amp::Layout::channels_last;
-    const int64_t window_rows = (d.h + d.ho - 1) / d.ho + 1;
-    plan.split = amp::split_work(planes == 0 ? 0 : d.n * d.ho, (window_rows * d.w + d.wo) * d.c,
-                                 amp::forward_slot_bytes(plan.layout, d), kChunkWork);
-  } else {
-    plan.split = amp::split_work(planes, d.h * d.w + d.ho * d.w,
-                                 amp::forward_slot_bytes(plan.layout, d), kChunkWork);
-  }
-  return plan;
+// A violation that makes output `name`'s last dim one longer than outputSize says.
+Violation longer_output(const std::string& name) {
+  return {name + " wider than outputSize",
+          [name](const OpDef& def, CallSpec* spec) {
+            TensorSpec& t = arg_of(def, spec, name).tensor;
+            t.shape.back() += 1;
+            t.strides.clear();
+            return true;
+          },
+          ACLNN_ERR_PARAM_INVALID,
+          {name + " shape must be " + kOutputShape}};
 }
+
+Check output_shapes() {
+  return rules::custom(std::string("outputOut, indicesOut shape: ") + kOutputShape,
+                       [](const Call& call) {
+                         Shape expected = call.tensor("self")->shape;
+                         expected[expected.size() - 2] = output_size(call)[0];
+                         expected[expected.size() - 1] = output_size(call)[1];
+                         for (const char* name : {"outputOut", "indicesOut"}) {
+                           OA_TRY(check_shape(call.op(), call.named(name), expected, kOutputShape));
+                         }
+                         return ACLNN_SUCCESS;
+                       },
+                       {longer_output("outputOut"), longer_output("indicesOut")});
+}
+
+// outputOut: self's dtype and format; indicesOut INT64; both self's leading dims then outputSize.
+bool infer(const OpDef& def, CallSpec* spec) {
+  const ArgSpec& self = arg_of(def, *spec, "self");
+  const ArgSpec& size = arg_of(def, *spec, "outputSize");
+  const size_t rank = self.tensor.shape.size();
+  if (self.null || size.null || size.ints.size() != 2 || size.ints[0] < 1 || size.ints[1] < 1 ||
+      (rank != 3 && rank != 4)) {
+    return false;
+  }
+  Shape shape = self.tensor.shape;
+  shape[rank - 2] = size.ints[0];
+  shape[rank - 1] = size.ints[1];
+  arg_of(def, spec, "outputOut") = build::tensor(shape, self.tensor.dtype, self.tensor.format);
+  arg_of(def, spec, "indicesOut") = build::tensor(shape, ACL_INT64, self.tensor.format);
+  return true;
+}
+
+// A sample whose tensors are all channels-last in memory.
+CallSpec channels_last_sample(const OpDef& def, CallSpec spec) {
+  for (const char* name : {"self", "outputOut", "indicesOut"}) {
+    make_channels_last(&arg_of(def, &spec, name).tensor);
+  }
+  return spec;
+}
+
+const OpDef& definition() {
+  static const OpDef def = [] {
+    using namespace build;
+    OpDef d("AdaptiveMaxPool2d", "aclnnop/aclnn_adaptive_max_pool2d.h",
+            "adaptive 2-D max pooling, with the index of each maximum within its plane");
+    d.params = {
+        input("self", kSelfDtypes, "[N, C, H, W] or [C, H, W], H and W >= 1"),
+        int_array("outputSize", "(Ho, Wo), each >= 1"),
+        output("outputOut", kSelfDtypes, "self's dtype, shape [..., Ho, Wo]"),
+        output("indicesOut", {ACL_INT64}, "shape [..., Ho, Wo]: h * W + w of each maximum")};
+    const rules::Names tensors = {"self", "outputOut", "indicesOut"};
+    d.checks = {
+        rules::not_null(
+            {"self", "outputSize", "outputOut", "indicesOut", "workspaceSize", "executor"}),
+        rules::dtype_in({"self"}, kSelfDtypes),
+        rules::same_dtype({"outputOut"}, "self"),
+        rules::dtype_in({"indicesOut"}, {ACL_INT64}),
+        rules::format_in(tensors, {ACL_FORMAT_ND, ACL_FORMAT_NCHW}),
+        rules::rank_in({"self"}, 3, 4),
+        rules::same_rank(tensors),
+        output_size_values(),
+        plane_not_empty(),
+        output_shapes(),
+        rules::in_device_memory(tensors),
+        rules::disjoint_output("outputOut", {"self", "indicesOut"}, false),
+        rules::disjoint_output("indicesOut", {"self"}, false),
+    };
+    d.infer = infer;
+    d.impls = {forward_simd(), forward_reference()};
+    d.samples = {
+        // Windows that overlap (7 rows into 3, 9 columns into 4).
+        sample(d, {{"self", tensor({2, 3, 7, 9})}, {"outputSize", ints({3, 4})}}),
+        sample(d, {{"self", tensor({5, 8, 8}, ACL_FLOAT16)}, {"outputSize", ints({4, 4})}}),
+        // More outputs than inputs.
+        sample(d, {{"self", tensor({1, 2, 5, 5}, ACL_DOUBLE)}, {"outputSize", ints({7, 3})}}),
+        // Channels-last memory: short windows, then tall ones (scanned a row of self at a time).
+        channels_last_sample(d,
+                             sample(d, {{"self", tensor({2, 16, 6, 6}, ACL_BF16, ACL_FORMAT_NCHW)},
+                                        {"outputSize", ints({2, 3})}})),
+        channels_last_sample(
+            d, sample(d, {{"self", tensor({1, 8, 32, 32})}, {"outputSize", ints({2, 2})}})),
+        sample(d, {{"self", tensor({0, 3, 4, 4})}, {"outputSize", ints({2, 2})}}),
+    };
+    return d;
+  }();
+  return def;
+}
+
+const OpRegistration kRegistration(definition);
 
 }  // namespace
-}  // namespace oa
+}  // namespace oa::pooling
 
 extern "C" aclnnStatus aclnnAdaptiveMaxPool2dGetWorkspaceSize(
     const aclTensor* self, const aclIntArray* outputSize, const aclTensor* outputOut,
     const aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  using namespace oa;
-  OA_TRY(check_not_null(kOp, {{self, "self"},
-                              {outputSize, "outputSize"},
-                              {outputOut, "outputOut"},
-                              {indicesOut, "indicesOut"},
-                              {workspaceSize, "workspaceSize"},
-                              {executor, "executor"}}));
-  const Named x{self, "self"};
-  const Named out{outputOut, "outputOut"};
-  const Named indices{indicesOut, "indicesOut"};
-  OA_TRY(check_dtype(kOp, x, ops::kPoolForwardDtypes));
-  OA_TRY(check_same_dtype(kOp, out, x));
-  OA_TRY(check_dtype(kOp, indices, {ACL_INT64}));
-  for (const Named& t : {x, out, indices}) {
-    OA_TRY(check_format(kOp, t, {ACL_FORMAT_ND, ACL_FORMAT_NCHW}));
-  }
-  OA_TRY(check_rank(kOp, x, 3, 4));
-  OA_TRY(check_same_rank(kOp, {x, out, indices}));
-  OA_TRY(check_output_size(*outputSize));
-  OA_TRY(check_plane_not_empty(*self));
-  const int64_t ho = outputSize->values[0];
-  const int64_t wo = outputSize->values[1];
-  Shape expected = self->shape;
-  expected[expected.size() - 2] = ho;
-  expected[expected.size() - 1] = wo;
-  OA_TRY(check_shape(kOp, out, expected, "self's leading dims followed by outputSize"));
-  OA_TRY(check_shape(kOp, indices, expected, "self's leading dims followed by outputSize"));
-  OA_TRY(check_in_device_memory(kOp, {x, out, indices}));
-  OA_TRY(check_output(kOp, out, {x, indices}, false));
-  OA_TRY(check_output(kOp, indices, {x}, false));
-
-  amp::ForwardPlan plan = make_plan(*self, ho, wo, *outputOut, *indicesOut);
-  const amp::ForwardKernel kernel =
-      self->dtype == ACL_DOUBLE
-          ? amp::forward_reference(ACL_DOUBLE)
-          : amp::forward_kernel(self->dtype, ACL_INT64, plan.layout, amp::kernel_isa());
-  const uint64_t workspace = static_cast<uint64_t>(plan.split.chunks * plan.split.slot_bytes);
-  return make_executor(kOp, std::make_unique<ForwardRun>(std::move(plan), kernel), workspace,
-                       workspaceSize, executor);
+  return oa::plan_op(oa::pooling::definition(), {self, outputSize, outputOut, indicesOut},
+                     workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnAdaptiveMaxPool2d(void* workspace, uint64_t workspaceSize,
                                               aclOpExecutor* executor, aclrtStream stream) {
-  return oa::launch(oa::kOp, workspace, workspaceSize, executor, stream);
+  return oa::launch_op(oa::pooling::definition(), workspace, workspaceSize, executor, stream);
 }

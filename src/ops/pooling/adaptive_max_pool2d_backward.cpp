@@ -3,325 +3,223 @@
 // checked before anything is written, so an out-of-range index leaves gradInput untouched.
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
 
-#include <algorithm>
-#include <array>
-#include <memory>
-#include <string>
-#include <utility>
-#include <vector>
-
-#include "core/checks.h"
-#include "core/executor.h"
-#include "core/fill_simd.h"
-#include "core/parallel.h"
-#include "kernels/adaptive_max_pool2d/backward.h"
-#include "kernels/adaptive_max_pool2d/index_check.h"
-#include "ops/adaptive_max_pool2d/pool_plan.h"
-#include "ops/dtype_sets.h"
+#include "core/op/build.h"
+#include "core/op/rules.h"
+#include "ops/pooling/impls.h"
+#include "ops/pooling/pool_spec.h"
+#include "ops/pooling/pool_views.h"
 #include "runtime/error.h"
 
-namespace oa {
+namespace oa::pooling {
 namespace {
 
-constexpr const char* kOp = "aclnnAdaptiveMaxPool2dBackward";
+const DtypeSet kIndexDtypes{ACL_INT32, ACL_INT64};
 
-// The largest float32 scratch per chunk for which the channels_last loop nest is used; beyond it
-// the plane loop nest needs less.
-constexpr int64_t kMaxLaneSlotBytes = int64_t{4} << 20;
+// self's dtype is checked after gradOutput's and gradInput's equal it, so it fails alone only when
+// all three change.
+Check self_dtype() {
+  Check check = rules::dtype_in({"self"}, kFloatDtypes);
+  check.violations = {{"gradOutput, self and gradInput DOUBLE",
+                       [](const OpDef& def, CallSpec* spec) {
+                         for (const char* name : {"gradOutput", "self", "gradInput"}) {
+                           arg_of(def, spec, name).tensor.dtype = ACL_DOUBLE;
+                         }
+                         return true;
+                       },
+                       ACLNN_ERR_PARAM_INVALID,
+                       {"self dtype must be one of {FLOAT, FLOAT16, BF16}", "got DOUBLE"}}};
+  return check;
+}
 
-// Elements touched per chunk at least: about 10 microseconds of work.
-constexpr int64_t kChunkWork = int64_t{1} << 18;
+// CANN leaves the last leading dim unchecked and computes garbage; we reject.
+Check leading_dims() {
+  return rules::custom(
+      "gradOutput's leading dims (N, C / C) equal self's",
+      [](const Call& call) {
+        const Shape& g = call.tensor("gradOutput")->shape;
+        const Shape& s = call.tensor("self")->shape;
+        const Shape g_lead(g.begin(), g.end() - 2);
+        const Shape s_lead(s.begin(), s.end() - 2);
+        if (g_lead != s_lead) {
+          return failf(ACLNN_ERR_PARAM_INVALID,
+                       "%s: gradOutput leading dims %s must equal self's leading dims %s (%s), got "
+                       "gradOutput shape %s and self shape %s",
+                       call.op(), shape_string(g_lead).c_str(), shape_string(s_lead).c_str(),
+                       s.size() == 4 ? "N, C" : "C", shape_string(g).c_str(),
+                       shape_string(s).c_str());
+        }
+        return ACLNN_SUCCESS;
+      },
+      {{"gradOutput and indices with another first dim",
+        [](const OpDef& def, CallSpec* spec) {
+          for (const char* name : {"gradOutput", "indices"}) {
+            TensorSpec& t = arg_of(def, spec, name).tensor;
+            t.shape[0] += 1;
+            t.strides.clear();
+          }
+          return true;
+        },
+        ACLNN_ERR_PARAM_INVALID,
+        {"gradOutput leading dims", "must equal self's leading dims"}}});
+}
 
-// A plane with at least this many positions per output has few outputs: gradInput is zeroed and
-// only the named positions are summed (in gradInput itself for float32, Accumulate::sparse
-// otherwise), which costs less than rounding every position from a float32 copy. With more outputs
-// the sums are formed in a float32 copy of the plane (Accumulate::dense), where the additions stay
-// in the L1 cache.
-constexpr int64_t kSparseRatio = 8;
+// An index must be able to name every position of the plane.
+Check plane_fits_int32() {
+  return rules::custom(
+      "self H*W <= 2^31 - 1",
+      [](const Call& call) {
+        const Shape& s = call.tensor("self")->shape;
+        const int64_t h = s[s.size() - 2];
+        const int64_t w = s[s.size() - 1];
+        int64_t positions = 0;
+        if (__builtin_mul_overflow(h, w, &positions) || positions > INT32_MAX) {
+          return failf(ACLNN_ERR_PARAM_INVALID,
+                       "%s: self H*W must be <= 2147483647 (an index must be able to name every "
+                       "position), got %lld*%lld (shape %s)",
+                       call.op(), static_cast<long long>(h), static_cast<long long>(w),
+                       shape_string(s).c_str());
+        }
+        return ACLNN_SUCCESS;
+      },
+      {{"self and gradInput planes of 65536x32768",
+        [](const OpDef& def, CallSpec* spec) {
+          for (const char* name : {"self", "gradInput"}) {
+            TensorSpec& t = arg_of(def, spec, name).tensor;
+            t.shape[t.shape.size() - 2] = 65536;
+            t.shape[t.shape.size() - 1] = 32768;
+            t.strides.assign(t.shape.size(), 0);  // one element of memory each
+          }
+          return true;
+        },
+        ACLNN_ERR_PARAM_INVALID,
+        {"self H*W must be <= 2147483647", "got 65536*32768"}}});
+}
 
-// The same for a gradInput of contiguous planes written with streaming stores (it does not stay
-// in cache: core/fill_simd.h), whose float32 sums fit in an L2 cache
-// (kMaxStreamedPlaneSums): with dense sums each plane is written once, with streaming stores,
-// where zeroing it and adding at the maxima reads back every line an output touches. In-process A/B
-// on 64-256 MiB gradInputs against the sparse path, float32 / bfloat16: 64 positions an
-// output 1.16-1.3x / 0.88-1.24x (planes of 112x112 to 512x512), 16 an output 1.5-2.3x / 1.3-1.4x
-// (64x64 to 256x256); 334 an output (128x128 to 7x7) 0.7x / 0.7x. Planes of 1000x1001 and 2048x2048
-// (4 and 16 MiB of sums) were 0.58-0.99x even at 64-70 an output. Channels-last samples that are
-// dense blocks are treated as planes whose sums interleave the channels (float32 32x64x56x56 to
-// 7x7, 802 KB of sums a sample: 1.67-1.76x; to 28x28 1.18x, bfloat16 1.24x).
-constexpr int64_t kStreamedSparseRatio = 128;
-constexpr int64_t kStreamedSparseRatio16 = 32;  // float16 and bfloat16
-constexpr int64_t kMaxStreamedPlaneSums = int64_t{1} << 20;
-
-// Channels-last samples that are dense blocks, with windows that tile them, are written a row of
-// windows at a time when every index lies in its own window (amp::BackwardPlan::tiled): the band of
-// kh rows is zeroed and takes each output by a store, all in L1 or L2, where the sparse sums store
-// channel by channel all over the sample. In-process A/B against the sums, bfloat16: 32x64x56x56 to
-// 7x7 1.6-2.1x, to 14x14 2.7-4.2x, 8x64x64x64 to 16x16 2.3-3.1x, 64x64x56x56 to 7x7 (streamed)
-// 2.8-3x; float32 under 17 MiB 0.9-1.2x (noise). Float32 launches that stream keep their streamed
-// sums: bands built in the workspace and streamed out ran 0.6-0.7x those. A band is built in the
-// workspace only while it stays in an L2 cache:
-constexpr int64_t kMaxStreamedBandBytes = int64_t{256} << 10;
-
-// Indices up to this size are checked on the calling thread: reading them takes about as long
-// as waking the other threads (an OpenMP region costs about 4 microseconds on a 2-core VM).
-constexpr int64_t kParallelCheckBytes = int64_t{64} << 10;
-
-class BackwardRun final : public Plan {
- public:
-  BackwardRun(amp::BackwardPlan plan, std::vector<int32_t> window_first, aclDataType dtype,
-              aclDataType index_dtype, int rank, amp::KernelIsa isa)
-      : plan_(std::move(plan)),
-        window_first_(std::move(window_first)),
-        index_dtype_(index_dtype),
-        rank_(rank),
-        kernel_(plan_.tiled && plan_.layout == amp::Layout::planes
-                    ? amp::tiled_backward_kernel(dtype, isa)
-                    : amp::backward_kernel(dtype, index_dtype, plan_.layout, isa)),
-        check_(amp::index_check(index_dtype, plan_.layout, isa)),
-        parallel_check_(plan_.dims.n * plan_.dims.c * plan_.dims.ho * plan_.dims.wo *
-                            (index_dtype == ACL_INT64 ? 8 : 4) >=
-                        kParallelCheckBytes) {
-    plan_.window_first = window_first_.data();
+// gradInput: self's shape, dtype and format.
+bool infer(const OpDef& def, CallSpec* spec) {
+  const ArgSpec& self = arg_of(def, *spec, "self");
+  if (self.null) {
+    return false;
   }
+  arg_of(def, spec, "gradInput") =
+      build::tensor(self.tensor.shape, self.tensor.dtype, self.tensor.format);
+  return true;
+}
 
-  aclnnStatus run(void* workspace) const override {
-    const int64_t chunks = plan_.split.chunks;
-    std::array<bool, amp::kMaxChunks> in_range{};
-    parallel_for(
-        chunks, [&](int64_t chunk) { in_range[chunk] = check_(plan_, chunk, workspace); },
-        parallel_check_);
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      if (!in_range[chunk]) {
-        return report_bad_index();
-      }
+// Indices the samples' indices hold, row-major over their view: INT64 ones each in its own window
+// (as the forward gives them), INT32 ones the same except every third, which lies anywhere in the
+// plane (SPEC section 7 allows it; several outputs then add into one position).
+void index_values(const OpDef& def, const CallSpec& spec, int param, std::vector<double>* values) {
+  if (param != def.param_index("indices")) {
+    return;
+  }
+  const TensorSpec& indices = spec.args[static_cast<size_t>(param)].tensor;
+  const Shape& s = arg_of(def, spec, "self").tensor.shape;
+  const int64_t h = s[s.size() - 2];
+  const int64_t w = s[s.size() - 1];
+  const int64_t ho = indices.shape[indices.shape.size() - 2];
+  const int64_t wo = indices.shape[indices.shape.size() - 1];
+  if (h * w == 0) {
+    return;  // no position to name, and none is read
+  }
+  for (int64_t k = 0; k < numel(indices.shape); ++k) {
+    const uint64_t hash = static_cast<uint64_t>(k + 1) * 0x9E3779B97F4A7C15u >> 32;
+    if (indices.dtype == ACL_INT32 && k % 3 == 2) {
+      values->push_back(static_cast<double>(hash % static_cast<uint64_t>(h * w)));
+      continue;
     }
-    parallel_for(chunks, [&](int64_t chunk) { kernel_(plan_, chunk, workspace); });
-    return ACLNN_SUCCESS;
+    const int64_t i = k / wo % ho;
+    const int64_t j = k % wo;
+    const int64_t h0 = window_begin(i, h, ho);
+    const int64_t w0 = window_begin(j, w, wo);
+    const auto rows = static_cast<uint64_t>(window_end(i, h, ho) - h0);
+    const auto cols = static_cast<uint64_t>(window_end(j, w, wo) - w0);
+    values->push_back(static_cast<double>((h0 + static_cast<int64_t>(hash % rows)) * w + w0 +
+                                          static_cast<int64_t>(hash / rows % cols)));
   }
-
- private:
-  aclnnStatus report_bad_index() const {
-    const amp::BadIndex bad = amp::find_bad_index(plan_, index_dtype_);
-    const amp::Dims& d = plan_.dims;
-    const std::string position =
-        rank_ == 4 ? format("[%lld, %lld, %lld, %lld]", static_cast<long long>(bad.n),
-                            static_cast<long long>(bad.c), static_cast<long long>(bad.i),
-                            static_cast<long long>(bad.j))
-                   : format("[%lld, %lld, %lld]", static_cast<long long>(bad.c),
-                            static_cast<long long>(bad.i), static_cast<long long>(bad.j));
-    return failf(ACLNN_ERR_RUNTIME_ERROR,
-                 "%s: indices%s = %lld is out of range: an index must lie in [0, H*W) = [0, %lld) "
-                 "for self's plane %lldx%lld; gradInput was not written",
-                 kOp, position.c_str(), static_cast<long long>(bad.value),
-                 static_cast<long long>(d.h * d.w), static_cast<long long>(d.h),
-                 static_cast<long long>(d.w));
-  }
-
-  amp::BackwardPlan plan_;
-  std::vector<int32_t> window_first_;  // BackwardPlan::window_first of a tiled plan
-  aclDataType index_dtype_;
-  int rank_;
-  amp::BackwardKernel kernel_;
-  amp::IndexCheck check_;
-  bool parallel_check_;  // whether the indices are worth checking on all threads
-};
-
-aclnnStatus check_leading_dims(const aclTensor& grad_output, const aclTensor& self) {
-  const Shape& g = grad_output.shape;
-  const Shape& s = self.shape;
-  const Shape g_lead(g.begin(), g.end() - 2);
-  const Shape s_lead(s.begin(), s.end() - 2);
-  if (g_lead != s_lead) {
-    return failf(ACLNN_ERR_PARAM_INVALID,
-                 "%s: gradOutput leading dims %s must equal self's leading dims %s (%s), got "
-                 "gradOutput shape %s and self shape %s",
-                 kOp, shape_string(g_lead).c_str(), shape_string(s_lead).c_str(),
-                 s.size() == 4 ? "N, C" : "C", shape_string(g).c_str(), shape_string(s).c_str());
-  }
-  return ACLNN_SUCCESS;
 }
 
-// The positions of gradInput's plane at one uniform stride: p = h * W + w lies at p * stride.
-bool uniform_positions(const amp::View& v, const amp::Dims& d, int64_t* stride) {
-  *stride = d.w > 1 ? v.sw : (d.h > 1 ? v.sh : 1);
-  return (d.w == 1 || v.sw == *stride) && (d.h == 1 || v.sh == d.w * *stride);
+// A sample whose tensors are all channels-last in memory.
+CallSpec channels_last_sample(const OpDef& def, CallSpec spec) {
+  for (const char* name : {"gradOutput", "self", "indices", "gradInput"}) {
+    make_channels_last(&arg_of(def, &spec, name).tensor);
+  }
+  return spec;
 }
 
-// For a tiled plan (amp::BackwardPlan::tiled), sets what the windows are and where the check
-// writes into the workspace, and returns the first position of each output's window; empty for a
-// plan that is not tiled.
-std::vector<int32_t> window_starts(amp::BackwardPlan& plan) {
-  if (!plan.tiled) {
-    return {};
-  }
-  const amp::Dims& d = plan.dims;
-  const int64_t kh = d.h / d.ho;
-  const int64_t kw = d.w / d.wo;
-  plan.window_rows_span = kh * d.w;
-  plan.kw = static_cast<int32_t>(kw);
-  plan.inverse_width = 1.0f / static_cast<float>(d.w);
-  const int64_t outputs = d.ho * d.wo;
-  plan.window_period = (amp::kMinWindowPeriod + outputs - 1) / outputs * outputs;
-  std::vector<int32_t> first(plan.window_period);
-  for (int64_t i = 0; i < d.ho; ++i) {
-    for (int64_t j = 0; j < d.wo; ++j) {
-      first[i * d.wo + j] = static_cast<int32_t>(i * kh * d.w + j * kw);
-    }
-  }
-  for (int64_t k = outputs; k < plan.window_period; k += outputs) {
-    std::copy_n(first.begin(), outputs, first.begin() + k);
-  }
-  const int64_t slots = plan.split.chunks * plan.split.slot_bytes;
-  plan.own_offset = slots;
-  if (plan.layout == amp::Layout::planes) {
-    plan.narrowed_offset = slots;
-    plan.own_offset = slots + amp::align64(d.n * d.c * d.ho * d.wo * int64_t{2});
-  }
-  return first;
+const OpDef& definition() {
+  static const OpDef def = [] {
+    using namespace build;
+    OpDef d("AdaptiveMaxPool2dBackward", "aclnnop/aclnn_adaptive_max_pool2d_backward.h",
+            "gradient of adaptive 2-D max pooling: gradOutput added at the forward's indices");
+    d.params = {
+        input("gradOutput", kFloatDtypes, "[N, C, Ho, Wo] or [C, Ho, Wo], self's dtype"),
+        input("self", kFloatDtypes, "the forward's input [N, C, H, W] or [C, H, W] (shape only)"),
+        input("indices", kIndexDtypes, "gradOutput's shape, each in [0, H*W)"),
+        output("gradInput", kFloatDtypes, "self's shape and dtype")};
+    const rules::Names tensors = {"gradOutput", "self", "indices", "gradInput"};
+    d.checks = {
+        rules::not_null(
+            {"gradOutput", "self", "indices", "gradInput", "workspaceSize", "executor"}),
+        rules::same_dtype({"gradOutput", "gradInput"}, "self"),
+        self_dtype(),
+        rules::dtype_in({"indices"}, kIndexDtypes),
+        rules::same_public_format(tensors),
+        rules::rank_in({"gradOutput"}, 3, 4),
+        rules::same_rank(tensors),
+        rules::same_shape({"indices"}, "gradOutput"),
+        rules::same_shape({"gradInput"}, "self"),
+        leading_dims(),
+        plane_fits_int32(),
+        rules::in_device_memory(tensors),
+        // self's data is never read, so gradInput may share its memory.
+        rules::disjoint_output("gradInput", {"gradOutput", "indices"}, false),
+    };
+    d.infer = infer;
+    d.input_values = [](const CallSpec& spec, int param, std::vector<double>* values) {
+      index_values(definition(), spec, param, values);
+    };
+    d.impls = {backward_simd(), backward_reference()};
+    auto call = [&d](Shape grad, Shape self, aclDataType dtype, aclDataType index_dtype) {
+      return sample(d, {{"gradOutput", tensor(grad, dtype)},
+                        {"self", tensor(self, dtype)},
+                        {"indices", tensor(grad, index_dtype)}});
+    };
+    d.samples = {
+        // Windows that overlap (7 rows into 3, 9 columns into 4).
+        call({2, 3, 3, 4}, {2, 3, 7, 9}, ACL_FLOAT, ACL_INT64),
+        call({4, 4, 4}, {4, 8, 8}, ACL_FLOAT16, ACL_INT32),
+        // More outputs than inputs: every position takes several.
+        call({3, 5, 7}, {3, 4, 4}, ACL_FLOAT, ACL_INT32),
+        // Channels-last memory, windows that tile the samples.
+        channels_last_sample(d, call({2, 16, 3, 3}, {2, 16, 6, 6}, ACL_BF16, ACL_INT64)),
+        // 2x2 windows, each plane written whole.
+        call({1, 4, 4, 8}, {1, 4, 8, 16}, ACL_FLOAT, ACL_INT64),
+        // Few outputs per plane: sums formed only where the indices point.
+        call({1, 2, 2, 1}, {1, 2, 16, 16}, ACL_BF16, ACL_INT64),
+        call({1, 2, 1, 1}, {1, 2, 16, 16}, ACL_FLOAT, ACL_INT32),
+        // No outputs: gradInput is zeroed; no input elements: nothing happens.
+        call({2, 3, 0, 2}, {2, 3, 4, 4}, ACL_FLOAT, ACL_INT64),
+        call({0, 3, 2, 2}, {0, 3, 4, 4}, ACL_BF16, ACL_INT32),
+    };
+    return d;
+  }();
+  return def;
 }
 
-// The bytes of workspace a plan needs.
-int64_t workspace_bytes(const amp::BackwardPlan& plan) {
-  return plan.tiled ? plan.own_offset + plan.split.chunks
-                    : plan.split.chunks * plan.split.slot_bytes;
-}
-
-// The bytes a launch reads and writes: gradInput written, gradOutput and indices read.
-int64_t touched_bytes(const aclTensor& grad_output, const aclTensor& indices,
-                      const aclTensor& grad_input) {
-  return (numel(grad_input) * dtype_bits(grad_input.dtype) +
-          numel(grad_output) * (dtype_bits(grad_output.dtype) + dtype_bits(indices.dtype))) /
-         8;
-}
-
-// The plan of a launch that writes gradInput with streaming stores when stream_output, for
-// kernels of instruction set isa.
-amp::BackwardPlan make_plan(const aclTensor& grad_output, const aclTensor& self,
-                            const aclTensor& indices, const aclTensor& grad_input,
-                            bool stream_output, amp::KernelIsa isa) {
-  const Shape& g = grad_output.shape;
-  amp::BackwardPlan plan;
-  amp::Dims& d = plan.dims;
-  d = amp::dims_of(self, g[g.size() - 2], g[g.size() - 1]);
-  plan.grad_output = amp::view_of(grad_output);
-  plan.indices = amp::view_of(indices);
-  plan.grad_input = amp::view_of(grad_input);
-  plan.uniform = uniform_positions(plan.grad_input, d, &plan.position_stride);
-  const int64_t positions = d.h * d.w;
-  plan.dense_planes = amp::dense_block(plan.grad_input, d.n, d.c, d.h, d.w);
-  plan.stream_output = stream_output;
-  const bool channels_last = amp::channels_innermost(plan.grad_input, d);
-  // A channels-last sample that is one dense block is streamed whole from its sums, all channels
-  // interleaved, as a plane is.
-  const bool dense_samples = channels_last && plan.uniform && plan.position_stride == d.c;
-  const int64_t streamed_sums =
-      positions * (dense_samples ? d.c : 1) * static_cast<int64_t>(sizeof(float));
-  const bool streamed = (plan.dense_planes || dense_samples) && plan.stream_output &&
-                        streamed_sums <= kMaxStreamedPlaneSums;
-  int64_t sparse_ratio = kSparseRatio;
-  if (streamed) {
-    sparse_ratio = grad_input.dtype == ACL_FLOAT ? kStreamedSparseRatio : kStreamedSparseRatio16;
-  }
-  const bool few_outputs = d.ho * d.wo * sparse_ratio <= positions;
-  if (few_outputs) {
-    const bool in_place = grad_input.dtype == ACL_FLOAT && plan.uniform;
-    plan.accumulate = in_place ? amp::Accumulate::in_place : amp::Accumulate::sparse;
-  } else {
-    plan.accumulate = amp::Accumulate::dense;
-  }
-  const int64_t unit_work = positions + d.ho * d.wo;
-  if (channels_last) {
-    plan.layout = amp::Layout::channels_last;
-    // All channels when a sample's gradInput is one dense block (zeroed by one fill, every
-    // cache line written by one unit), else a cache line of float32 sums or of 16-bit outputs.
-    plan.lanes = d.c;
-    if (!plan.uniform || plan.position_stride != d.c ||
-        amp::backward_slot_bytes(plan) > kMaxLaneSlotBytes) {
-      plan.lanes = std::min<int64_t>(d.c, grad_input.dtype == ACL_FLOAT ? 16 : 32);
-    }
-    if (amp::backward_slot_bytes(plan) > kMaxLaneSlotBytes) {
-      plan.layout = amp::Layout::planes;
-      plan.lanes = 1;
-    }
-  }
-  plan.stream_planes = streamed && plan.accumulate == amp::Accumulate::dense &&
-                       (plan.layout == amp::Layout::planes ||
-                        (plan.layout == amp::Layout::channels_last && plan.lanes == d.c));
-  const int64_t planes = numel(self) == 0 ? 0 : d.n * d.c;
-  const bool windows_tile = planes > 0 && d.ho > 0 && d.wo > 0 && d.h % d.ho == 0 &&
-                            d.w % d.wo == 0 && positions <= amp::kMaxTiledPositions;
-  const bool pair_windows = plan.layout == amp::Layout::planes && d.h == 2 * d.ho &&
-                            d.w == 2 * d.wo && isa != amp::KernelIsa::baseline &&
-                            (d.wo == 1 || plan.grad_output.sw == 1);
-  if (plan.layout == amp::Layout::planes) {
-    plan.tiled = windows_tile && plan.accumulate != amp::Accumulate::in_place &&
-                 (!plan.stream_planes || pair_windows) && plan.uniform && plan.position_stride == 1;
-  } else if (windows_tile && dense_samples && plan.lanes == d.c) {
-    const int64_t band_bytes = d.h / d.ho * d.w * d.c * dtype_bits(grad_input.dtype) / 8;
-    if (!plan.stream_output) {
-      plan.tiled = true;
-    } else if (grad_input.dtype != ACL_FLOAT && band_bytes <= kMaxStreamedBandBytes) {
-      plan.tiled = true;
-      plan.band_bytes = band_bytes;
-    }
-  }
-  plan.pairs = plan.tiled && pair_windows;
-  if (plan.layout == amp::Layout::channels_last) {
-    const int64_t blocks = (d.c + plan.lanes - 1) / plan.lanes;
-    plan.split = amp::split_work(d.n * blocks, unit_work * plan.lanes,
-                                 amp::backward_slot_bytes(plan), kChunkWork);
-  } else {
-    plan.split = amp::split_work(planes, unit_work, amp::backward_slot_bytes(plan), kChunkWork);
-  }
-  return plan;
-}
+const OpRegistration kRegistration(definition);
 
 }  // namespace
-}  // namespace oa
+}  // namespace oa::pooling
 
 extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices,
     aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  using namespace oa;
-  OA_TRY(check_not_null(kOp, {{gradOutput, "gradOutput"},
-                              {self, "self"},
-                              {indices, "indices"},
-                              {gradInput, "gradInput"},
-                              {workspaceSize, "workspaceSize"},
-                              {executor, "executor"}}));
-  const Named grad{gradOutput, "gradOutput"};
-  const Named x{self, "self"};
-  const Named index{indices, "indices"};
-  const Named out{gradInput, "gradInput"};
-  OA_TRY(check_same_dtype(kOp, grad, x));
-  OA_TRY(check_same_dtype(kOp, out, x));
-  OA_TRY(check_dtype(kOp, x, kFloatDtypes));
-  OA_TRY(check_dtype(kOp, index, ops::kIndexDtypes));
-  OA_TRY(check_same_public_format(kOp, {grad, x, index, out}));
-  OA_TRY(check_rank(kOp, grad, 3, 4));
-  OA_TRY(check_same_rank(kOp, {grad, x, index, out}));
-  OA_TRY(check_same_shape(kOp, index, grad));
-  OA_TRY(check_same_shape(kOp, out, x));
-  OA_TRY(check_leading_dims(*gradOutput, *self));
-  OA_TRY(amp::check_plane_fits_int32(kOp, x, "an index must be able to name every position"));
-  OA_TRY(check_in_device_memory(kOp, {grad, x, index, out}));
-  // self's data is never read, so gradInput may share its memory.
-  OA_TRY(check_output(kOp, out, {grad, index}, false));
-
-  const bool stream = simd::streams_output(touched_bytes(*gradOutput, *indices, *gradInput));
-  const amp::KernelIsa isa = amp::kernel_isa();
-  amp::BackwardPlan plan = make_plan(*gradOutput, *self, *indices, *gradInput, stream, isa);
-  std::vector<int32_t> window_first = window_starts(plan);
-  const int64_t workspace = workspace_bytes(plan);
-  auto run =
-      std::make_unique<BackwardRun>(std::move(plan), std::move(window_first), self->dtype,
-                                    indices->dtype, static_cast<int>(self->shape.size()), isa);
-  return make_executor(kOp, std::move(run), static_cast<uint64_t>(workspace), workspaceSize,
-                       executor);
+  return oa::plan_op(oa::pooling::definition(), {gradOutput, self, indices, gradInput},
+                     workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnAdaptiveMaxPool2dBackward(void* workspace, uint64_t workspaceSize,
                                                       aclOpExecutor* executor, aclrtStream stream) {
-  return oa::launch(oa::kOp, workspace, workspaceSize, executor, stream);
+  return oa::launch_op(oa::pooling::definition(), workspace, workspaceSize, executor, stream);
 }

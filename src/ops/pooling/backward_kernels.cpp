@@ -1,4 +1,9 @@
-#include "kernels/adaptive_max_pool2d/backward.h"
+// Highway compiles this file once per SIMD target (foreach_target.h re-includes it), so the plain
+// loops below get each target's instruction set; HWY_ONCE holds the dispatching entry points.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/pooling/backward_kernels.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
 
 #include <algorithm>
 #include <cstring>
@@ -7,10 +12,13 @@
 #include "core/convert_simd.h"
 #include "core/fill_simd.h"
 #include "core/isa.h"
-#include "kernels/adaptive_max_pool2d/kernel_select.h"
-#include "kernels/adaptive_max_pool2d/pair_windows_simd.h"
+#include "ops/pooling/backward_kernels.h"
+#include "ops/pooling/kernel_select-inl.h"
+#include "ops/pooling/pair_windows_simd.h"
 
-namespace oa::amp {
+HWY_BEFORE_NAMESPACE();
+namespace oa::pooling {
+namespace HWY_NAMESPACE {
 namespace {
 
 // Sparse sums that fit this many floats (32 KiB) are formed in a buffer on the stack of the thread
@@ -518,16 +526,15 @@ struct Body {
 
 }  // namespace
 
-BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
-                               KernelIsa isa) {
-  return KernelSelect<Body, BackwardPlan>::select(dtype, index_dtype, layout, isa);
+BackwardKernel SelectBackward(aclDataType dtype, aclDataType index_dtype, Layout layout) {
+  return KernelSelect<Body, BackwardPlan>::select(dtype, index_dtype, layout);
 }
 
-BackwardKernel tiled_backward_kernel(aclDataType dtype, KernelIsa isa) {
-  return KernelSelect<Body, BackwardPlan>::select_planes<uint16_t>(dtype, isa);
+BackwardKernel SelectTiledBackward(aclDataType dtype) {
+  return KernelSelect<Body, BackwardPlan>::select_planes<uint16_t>(dtype);
 }
 
-int64_t backward_slot_bytes(const BackwardPlan& plan) {
+int64_t BackwardSlotBytes(const BackwardPlan& plan) {
   int64_t sum_bytes = 0;
   if (plan.accumulate != Accumulate::in_place && !sums_on_stack(plan)) {
     sum_bytes = sum_floats(plan) * static_cast<int64_t>(sizeof(float));
@@ -535,4 +542,28 @@ int64_t backward_slot_bytes(const BackwardPlan& plan) {
   return align64(std::max(sum_bytes, plan.band_bytes));
 }
 
-}  // namespace oa::amp
+}  // namespace HWY_NAMESPACE
+}  // namespace oa::pooling
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace oa::pooling {
+
+HWY_EXPORT(SelectBackward);
+HWY_EXPORT(SelectTiledBackward);
+
+BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout) {
+  return HWY_DYNAMIC_DISPATCH(SelectBackward)(dtype, index_dtype, layout);
+}
+
+BackwardKernel tiled_backward_kernel(aclDataType dtype) {
+  return HWY_DYNAMIC_DISPATCH(SelectTiledBackward)(dtype);
+}
+
+// The same on every target.
+int64_t backward_slot_bytes(const BackwardPlan& plan) {
+  return HWY_STATIC_DISPATCH(BackwardSlotBytes)(plan);
+}
+
+}  // namespace oa::pooling
+#endif

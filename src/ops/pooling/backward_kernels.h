@@ -1,15 +1,14 @@
-// The kernels of aclnnAdaptiveMaxPool2dBackward (SPEC section 7): per (n, c) plane, gradInput = 0,
-// then gradInput[indices[i, j]] += gradOutput[i, j] for the outputs in row-major order,
-// accumulated in float32 and rounded once to gradInput's dtype.
+// The fast kernels of aclnnAdaptiveMaxPool2dBackward (SPEC section 7): per (n, c) plane,
+// gradInput = 0, then gradInput[indices[i, j]] += gradOutput[i, j] for the outputs in row-major
+// order, accumulated in float32 and rounded once to gradInput's dtype.
 #pragma once
 
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "kernels/adaptive_max_pool2d/kernel_isa.h"
-#include "kernels/adaptive_max_pool2d/pool_views.h"
+#include "ops/pooling/pool_views.h"
 
-namespace oa::amp {
+namespace oa::pooling {
 
 // Where a unit's sums are formed (each is float32, added in row-major output order, rounded once):
 // - in_place: in gradInput itself, which is float32 with its positions at one uniform stride;
@@ -90,15 +89,15 @@ struct BackwardPlan {
 // Every index must already be known to lie in [0, H * W).
 using BackwardKernel = void (*)(const BackwardPlan& plan, int64_t chunk, void* workspace);
 
-// For the dtype of gradInput (FLOAT, FLOAT16, BF16), of indices (INT32, INT64), the layout and
-// the instruction set; null for any other dtype.
-BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
-                               KernelIsa isa);
+// For the dtype of gradInput (FLOAT, FLOAT16, BF16), of indices (INT32, INT64) and the layout,
+// compiled for the SIMD target Highway's dispatch picks now (core/isa.h); null for any other
+// dtype.
+BackwardKernel backward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout);
 
 // The kernel for a tiled plan: it reads the uint16 indices the check wrote into the workspace.
-BackwardKernel tiled_backward_kernel(aclDataType dtype, KernelIsa isa);
+BackwardKernel tiled_backward_kernel(aclDataType dtype);
 
 // Workspace each chunk needs (0 when its sums are formed in gradInput or on the stack).
 int64_t backward_slot_bytes(const BackwardPlan& plan);
 
-}  // namespace oa::amp
+}  // namespace oa::pooling

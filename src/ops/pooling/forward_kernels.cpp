@@ -1,11 +1,19 @@
-#include "kernels/adaptive_max_pool2d/forward.h"
+// Highway compiles this file once per SIMD target (foreach_target.h re-includes it), so the plain
+// loops below get each target's instruction set; HWY_ONCE holds the dispatching entry points.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/pooling/forward_kernels.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
 
 #include <algorithm>
 #include <limits>
 
-#include "kernels/adaptive_max_pool2d/kernel_select.h"
+#include "ops/pooling/forward_kernels.h"
+#include "ops/pooling/kernel_select-inl.h"
 
-namespace oa::amp {
+HWY_BEFORE_NAMESPACE();
+namespace oa::pooling {
+namespace HWY_NAMESPACE {
 namespace {
 
 // The channels the channels_last kernel scans together window by window (scan_windows).
@@ -354,12 +362,11 @@ struct Body {
 
 }  // namespace
 
-ForwardKernel forward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
-                             KernelIsa isa) {
-  return KernelSelect<Body, ForwardPlan>::select(dtype, index_dtype, layout, isa);
+ForwardKernel SelectForward(aclDataType dtype, aclDataType index_dtype, Layout layout) {
+  return KernelSelect<Body, ForwardPlan>::select(dtype, index_dtype, layout);
 }
 
-int64_t forward_slot_bytes(Layout layout, const Dims& dims) {
+int64_t ForwardSlotBytes(Layout layout, const Dims& dims) {
   if (layout == Layout::channels_last) {
     if (dims.ho == 0 || !rows_together(dims)) {
       return 0;
@@ -372,4 +379,23 @@ int64_t forward_slot_bytes(Layout layout, const Dims& dims) {
          align64(dims.w * static_cast<int64_t>(sizeof(int64_t)));
 }
 
-}  // namespace oa::amp
+}  // namespace HWY_NAMESPACE
+}  // namespace oa::pooling
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace oa::pooling {
+
+HWY_EXPORT(SelectForward);
+
+ForwardKernel forward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout) {
+  return HWY_DYNAMIC_DISPATCH(SelectForward)(dtype, index_dtype, layout);
+}
+
+// The same on every target.
+int64_t forward_slot_bytes(Layout layout, const Dims& dims) {
+  return HWY_STATIC_DISPATCH(ForwardSlotBytes)(layout, dims);
+}
+
+}  // namespace oa::pooling
+#endif

@@ -1,16 +1,15 @@
-// The kernels of aclnnAdaptiveMaxPool2d (SPEC section 11): per output element, the maximum of its
-// adaptive window and the index h * W + w of that maximum within the plane, scanning the window in
-// row-major order where an element replaces the current maximum when it is greater or NaN.
+// The fast kernels of aclnnAdaptiveMaxPool2d (SPEC section 11): per output element, the maximum of
+// its adaptive window and the index h * W + w of that maximum within the plane, scanning the window
+// in row-major order where an element replaces the current maximum when it is greater or NaN.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "acl/acl_base.h"
-#include "kernels/adaptive_max_pool2d/kernel_isa.h"
-#include "kernels/adaptive_max_pool2d/pool_views.h"
+#include "ops/pooling/pool_views.h"
 
-namespace oa::amp {
+namespace oa::pooling {
 
 struct ForwardPlan {
   Dims dims;
@@ -31,12 +30,12 @@ struct ForwardPlan {
 // Runs the units of one chunk; workspace is the whole workspace (the chunk uses its own slot).
 using ForwardKernel = void (*)(const ForwardPlan& plan, int64_t chunk, void* workspace);
 
-// The kernel for self's dtype (FLOAT, FLOAT16, BF16), the indices' dtype (INT32, INT64), the
-// layout and the instruction set; null for any other dtype.
-ForwardKernel forward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout,
-                             KernelIsa isa);
+// The kernel for self's dtype (FLOAT, FLOAT16, BF16), the indices' dtype (INT32, INT64) and the
+// layout, compiled for the SIMD target Highway's dispatch picks now (core/isa.h); null for any
+// other dtype.
+ForwardKernel forward_kernel(aclDataType dtype, aclDataType index_dtype, Layout layout);
 
 // Workspace each chunk needs.
 int64_t forward_slot_bytes(Layout layout, const Dims& dims);
 
-}  // namespace oa::amp
+}  // namespace oa::pooling

@@ -1,82 +1,101 @@
-#include "kernels/adaptive_max_pool2d/forward_reference.h"
+// The reference of aclnnAdaptiveMaxPool2d (SPEC section 11): every window scanned in row-major
+// order in float64, an element replacing the current maximum when it is greater or NaN; the
+// maximum found is stored back from self in its own dtype, with its index h * W + w. Any dtype the
+// checks admit (DOUBLE too), any strides, one (n, c) plane at a time.
+#include <memory>
+#include <utility>
 
-#include "core/float_convert.h"
+#include "core/convert.h"
+#include "core/parallel.h"
+#include "core/values.h"
+#include "ops/pooling/impls.h"
+#include "ops/pooling/pool_plan.h"
 
-namespace oa::amp {
+namespace oa::pooling {
 namespace {
 
-double to_double(float v) { return v; }
-double to_double(double v) { return v; }
-double to_double(Half v) { return half_to_float(v.bits); }
-double to_double(Bf16 v) { return bf16_to_float(v.bits); }
-
-// The maximum is one of the inputs, so storing it back in the input's type is exact.
-template <typename T>
-T from_double(double v);
-template <>
-double from_double<double>(double v) {
-  return v;
-}
-template <>
-float from_double<float>(double v) {
-  return static_cast<float>(v);
-}
-template <>
-Half from_double<Half>(double v) {
-  return {float_to_half(static_cast<float>(v))};
-}
-template <>
-Bf16 from_double<Bf16>(double v) {
-  return {float_to_bf16(static_cast<float>(v))};
+// Element k of a FLOAT, FLOAT16, BF16 or DOUBLE array, as a double (exactly).
+double load_double(aclDataType dtype, const void* base, int64_t k) {
+  if (dtype == ACL_DOUBLE) {
+    return static_cast<const double*>(base)[k];
+  }
+  return load_float(dtype, base, k);
 }
 
-template <typename T>
-void scan_planes(const ForwardPlan& plan, int64_t chunk) {
-  const Dims& d = plan.dims;
-  const Range range = chunk_range(plan.split, chunk);
-  for (int64_t unit = range.begin; unit < range.end; ++unit) {
-    const int64_t n = unit / d.c;
-    const int64_t c = unit % d.c;
-    const T* x = static_cast<const T*>(plan.self.data) + n * plan.self.sn + c * plan.self.sc;
-    T* out = static_cast<T*>(plan.out.data) + n * plan.out.sn + c * plan.out.sc;
-    int64_t* indices =
-        static_cast<int64_t*>(plan.indices.data) + n * plan.indices.sn + c * plan.indices.sc;
+// Element k of `from` copied to element m of `to`, both of dtype: exact, as both conversions are.
+void copy_element(aclDataType dtype, const void* from, int64_t k, void* to, int64_t m) {
+  if (dtype == ACL_DOUBLE) {
+    static_cast<double*>(to)[m] = static_cast<const double*>(from)[k];
+    return;
+  }
+  store_float(dtype, load_float(dtype, from, k), to, m);
+}
+
+class ForwardReference final : public Plan {
+ public:
+  ForwardReference(const aclTensor& self, int64_t ho, int64_t wo, const aclTensor& out,
+                   const aclTensor& indices)
+      : dtype_(self.dtype),
+        dims_(dims_of(self, ho, wo)),
+        self_(view_of(self)),
+        out_(view_of(out)),
+        indices_(view_of(indices)) {}
+
+  aclnnStatus run(void*) const override {
+    parallel_for(dims_.n * dims_.c,
+                 [&](int64_t plane) { scan_plane(plane / dims_.c, plane % dims_.c); });
+    return ACLNN_SUCCESS;
+  }
+
+ private:
+  void scan_plane(int64_t n, int64_t c) const {
+    const Dims& d = dims_;
+    const int64_t x = n * self_.sn + c * self_.sc;
+    const int64_t o = n * out_.sn + c * out_.sc;
+    const int64_t p = n * indices_.sn + c * indices_.sc;
+    auto* indices = static_cast<int64_t*>(indices_.data);
     for (int64_t i = 0; i < d.ho; ++i) {
       for (int64_t j = 0; j < d.wo; ++j) {
         double best = 0.0;
-        int64_t best_index = -1;
-        for (int64_t h = plan.row_begin[i]; h < plan.row_end[i]; ++h) {
-          for (int64_t w = plan.col_begin[j]; w < plan.col_end[j]; ++w) {
-            const double v = to_double(x[h * plan.self.sh + w * plan.self.sw]);
-            if (best_index < 0 || v > best || v != v) {
+        int64_t best_h = -1;
+        int64_t best_w = -1;
+        for (int64_t h = window_begin(i, d.h, d.ho); h < window_end(i, d.h, d.ho); ++h) {
+          for (int64_t w = window_begin(j, d.w, d.wo); w < window_end(j, d.w, d.wo); ++w) {
+            const double v = load_double(dtype_, self_.data, x + h * self_.sh + w * self_.sw);
+            if (best_h < 0 || v > best || v != v) {
               best = v;
-              best_index = h * d.w + w;
+              best_h = h;
+              best_w = w;
             }
           }
         }
-        out[i * plan.out.sh + j * plan.out.sw] = from_double<T>(best);
-        indices[i * plan.indices.sh + j * plan.indices.sw] = best_index;
+        copy_element(dtype_, self_.data, x + best_h * self_.sh + best_w * self_.sw, out_.data,
+                     o + i * out_.sh + j * out_.sw);
+        indices[p + i * indices_.sh + j * indices_.sw] = best_h * d.w + best_w;
       }
     }
   }
-}
+
+  aclDataType dtype_;
+  Dims dims_;
+  View self_;
+  View out_;
+  View indices_;  // INT64, the only index dtype the checks admit
+};
 
 }  // namespace
 
-ForwardKernel forward_reference(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT:
-      return [](const ForwardPlan& plan, int64_t chunk, void*) { scan_planes<float>(plan, chunk); };
-    case ACL_FLOAT16:
-      return [](const ForwardPlan& plan, int64_t chunk, void*) { scan_planes<Half>(plan, chunk); };
-    case ACL_BF16:
-      return [](const ForwardPlan& plan, int64_t chunk, void*) { scan_planes<Bf16>(plan, chunk); };
-    case ACL_DOUBLE:
-      return
-          [](const ForwardPlan& plan, int64_t chunk, void*) { scan_planes<double>(plan, chunk); };
-    default:
-      return nullptr;
-  }
+Impl forward_reference() {
+  Impl impl;
+  impl.name = "reference";
+  impl.plan = [](const Call& call, Planned* planned) {
+    const auto* output_size = static_cast<const aclIntArray*>(call.handle("outputSize"));
+    planned->plan = std::make_unique<ForwardReference>(
+        *call.tensor("self"), output_size->values[0], output_size->values[1],
+        *call.tensor("outputOut"), *call.tensor("indicesOut"));
+    return ACLNN_SUCCESS;
+  };
+  return impl;
 }
 
-}  // namespace oa::amp
+}  // namespace oa::pooling

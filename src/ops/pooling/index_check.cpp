@@ -1,8 +1,17 @@
-#include "kernels/adaptive_max_pool2d/index_check.h"
+// Highway compiles this file once per SIMD target (foreach_target.h re-includes it), so the plain
+// loops below get each target's instruction set; HWY_ONCE holds the dispatching entry point.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/pooling/index_check.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
 
 #include <algorithm>
 
-namespace oa::amp {
+#include "ops/pooling/index_check.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace oa::pooling {
+namespace HWY_NAMESPACE {
 namespace {
 
 // As unsigned, a negative index is larger than any valid one, so one comparison checks both ends.
@@ -166,27 +175,6 @@ bool check_channels_last(const BackwardPlan& plan, int64_t chunk, void* workspac
   return largest < limit;
 }
 
-template <typename I>
-BadIndex first_bad(const BackwardPlan& plan) {
-  const Dims& d = plan.dims;
-  const View& iv = plan.indices;
-  const auto limit = static_cast<uint64_t>(d.h * d.w);
-  for (int64_t n = 0; n < d.n; ++n) {
-    for (int64_t c = 0; c < d.c; ++c) {
-      for (int64_t i = 0; i < d.ho; ++i) {
-        for (int64_t j = 0; j < d.wo; ++j) {
-          const I value =
-              static_cast<const I*>(iv.data)[n * iv.sn + c * iv.sc + i * iv.sh + j * iv.sw];
-          if (as_unsigned(value) >= limit) {
-            return {true, n, c, i, j, static_cast<int64_t>(value)};
-          }
-        }
-      }
-    }
-  }
-  return {};
-}
-
 template <typename I, Layout kLayout>
 bool check(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   if constexpr (kLayout == Layout::planes) {
@@ -202,57 +190,43 @@ bool check(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   }
 }
 
+// The check entry, flattened as the kernels are (kernel_select-inl.h).
 template <typename I, Layout kLayout>
-bool check_baseline(const BackwardPlan& plan, int64_t chunk, void* workspace) {
+HWY_FLATTEN bool run_check(const BackwardPlan& plan, int64_t chunk, void* workspace) {
   return check<I, kLayout>(plan, chunk, workspace);
-}
-
-#ifdef OA_AMP_HAVE_X86_CLONES
-template <typename I, Layout kLayout>
-OA_AMP_AVX2 bool check_avx2(const BackwardPlan& plan, int64_t chunk, void* workspace) {
-  return check<I, kLayout>(plan, chunk, workspace);
-}
-
-template <typename I, Layout kLayout>
-OA_AMP_AVX512 bool check_avx512(const BackwardPlan& plan, int64_t chunk, void* workspace) {
-  return check<I, kLayout>(plan, chunk, workspace);
-}
-#endif
-
-template <typename I, Layout kLayout>
-IndexCheck for_isa([[maybe_unused]] KernelIsa isa) {
-#ifdef OA_AMP_HAVE_X86_CLONES
-  if (isa == KernelIsa::avx512) {
-    return check_avx512<I, kLayout>;
-  }
-  if (isa == KernelIsa::avx2) {
-    return check_avx2<I, kLayout>;
-  }
-#endif
-  return check_baseline<I, kLayout>;
 }
 
 template <typename I>
-IndexCheck for_layout(Layout layout, KernelIsa isa) {
-  return layout == Layout::planes ? for_isa<I, Layout::planes>(isa)
-                                  : for_isa<I, Layout::channels_last>(isa);
+IndexCheck for_layout(Layout layout) {
+  return layout == Layout::planes ? run_check<I, Layout::planes>
+                                  : run_check<I, Layout::channels_last>;
 }
 
 }  // namespace
 
-IndexCheck index_check(aclDataType index_dtype, Layout layout, KernelIsa isa) {
+IndexCheck SelectIndexCheck(aclDataType index_dtype, Layout layout) {
   switch (index_dtype) {
     case ACL_INT32:
-      return for_layout<int32_t>(layout, isa);
+      return for_layout<int32_t>(layout);
     case ACL_INT64:
-      return for_layout<int64_t>(layout, isa);
+      return for_layout<int64_t>(layout);
     default:
       return nullptr;
   }
 }
 
-BadIndex find_bad_index(const BackwardPlan& plan, aclDataType index_dtype) {
-  return index_dtype == ACL_INT32 ? first_bad<int32_t>(plan) : first_bad<int64_t>(plan);
+}  // namespace HWY_NAMESPACE
+}  // namespace oa::pooling
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace oa::pooling {
+
+HWY_EXPORT(SelectIndexCheck);
+
+IndexCheck index_check(aclDataType index_dtype, Layout layout) {
+  return HWY_DYNAMIC_DISPATCH(SelectIndexCheck)(index_dtype, layout);
 }
 
-}  // namespace oa::amp
+}  // namespace oa::pooling
+#endif

@@ -1,15 +1,24 @@
-// Picks the compiled instance of a pooling kernel: value dtype, index dtype, layout and instruction
-// set. Body<T, I, kLayout>::run(plan, chunk, workspace) is the kernel; the AVX2 and AVX-512 clones
-// of each instance are made here (kernel_isa.h), so forward and backward share one dispatch.
-#pragma once
+// Picks the compiled instance of a pooling kernel for the Highway target being compiled: value
+// dtype, index dtype and layout. Body<T, I, kLayout>::run(plan, chunk, workspace) is the kernel.
+// The kernels' files include this once per target (foreach_target.h; the usual Highway toggle
+// guard), so forward and backward share one selection and each target has its own instances.
+#if defined(OA_POOLING_KERNEL_SELECT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef OA_POOLING_KERNEL_SELECT_INL_H_
+#undef OA_POOLING_KERNEL_SELECT_INL_H_
+#else
+#define OA_POOLING_KERNEL_SELECT_INL_H_
+#endif
+
+#include <hwy/highway.h>
 
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "kernels/adaptive_max_pool2d/kernel_isa.h"
-#include "kernels/adaptive_max_pool2d/pool_views.h"
+#include "ops/pooling/pool_views.h"
 
-namespace oa::amp {
+HWY_BEFORE_NAMESPACE();
+namespace oa::pooling {
+namespace HWY_NAMESPACE {
 
 template <template <typename, typename, Layout> class Body, typename Plan>
 class KernelSelect {
@@ -17,14 +26,14 @@ class KernelSelect {
   using Kernel = void (*)(const Plan& plan, int64_t chunk, void* workspace);
 
   // Null for a dtype or index dtype the kernels do not handle.
-  static Kernel select(aclDataType dtype, aclDataType index_dtype, Layout layout, KernelIsa isa) {
+  static Kernel select(aclDataType dtype, aclDataType index_dtype, Layout layout) {
     switch (dtype) {
       case ACL_FLOAT:
-        return for_index<float>(index_dtype, layout, isa);
+        return for_index<float>(index_dtype, layout);
       case ACL_FLOAT16:
-        return for_index<Half>(index_dtype, layout, isa);
+        return for_index<Half>(index_dtype, layout);
       case ACL_BF16:
-        return for_index<Bf16>(index_dtype, layout, isa);
+        return for_index<Bf16>(index_dtype, layout);
       default:
         return nullptr;
     }
@@ -33,67 +42,48 @@ class KernelSelect {
   // The planes instance for indices of type I that are not an aclnn index dtype (uint16 indices
   // the backward narrows itself); null for a dtype the kernels do not handle.
   template <typename I>
-  static Kernel select_planes(aclDataType dtype, KernelIsa isa) {
+  static Kernel select_planes(aclDataType dtype) {
     switch (dtype) {
       case ACL_FLOAT:
-        return for_isa<float, I, Layout::planes>(isa);
+        return run<float, I, Layout::planes>;
       case ACL_FLOAT16:
-        return for_isa<Half, I, Layout::planes>(isa);
+        return run<Half, I, Layout::planes>;
       case ACL_BF16:
-        return for_isa<Bf16, I, Layout::planes>(isa);
+        return run<Bf16, I, Layout::planes>;
       default:
         return nullptr;
     }
   }
 
  private:
+  // The kernel entry: every function of this namespace is compiled for the target already, and
+  // flatten inlines into it what comes from outside (the conversions of pool_views.h and
+  // core/float_convert.h, std::fill), so that the loops calling them are compiled for it too.
   template <typename T, typename I, Layout kLayout>
-  static void baseline(const Plan& plan, int64_t chunk, void* workspace) {
+  HWY_FLATTEN static void run(const Plan& plan, int64_t chunk, void* workspace) {
     Body<T, I, kLayout>::run(plan, chunk, workspace);
-  }
-
-#ifdef OA_AMP_HAVE_X86_CLONES
-  template <typename T, typename I, Layout kLayout>
-  OA_AMP_AVX2 static void avx2(const Plan& plan, int64_t chunk, void* workspace) {
-    Body<T, I, kLayout>::run(plan, chunk, workspace);
-  }
-
-  template <typename T, typename I, Layout kLayout>
-  OA_AMP_AVX512 static void avx512(const Plan& plan, int64_t chunk, void* workspace) {
-    Body<T, I, kLayout>::run(plan, chunk, workspace);
-  }
-#endif
-
-  template <typename T, typename I, Layout kLayout>
-  static Kernel for_isa([[maybe_unused]] KernelIsa isa) {
-#ifdef OA_AMP_HAVE_X86_CLONES
-    if (isa == KernelIsa::avx512) {
-      return avx512<T, I, kLayout>;
-    }
-    if (isa == KernelIsa::avx2) {
-      return avx2<T, I, kLayout>;
-    }
-#endif
-    return baseline<T, I, kLayout>;
   }
 
   template <typename T, typename I>
-  static Kernel for_layout(Layout layout, KernelIsa isa) {
-    return layout == Layout::planes ? for_isa<T, I, Layout::planes>(isa)
-                                    : for_isa<T, I, Layout::channels_last>(isa);
+  static Kernel for_layout(Layout layout) {
+    return layout == Layout::planes ? run<T, I, Layout::planes> : run<T, I, Layout::channels_last>;
   }
 
   template <typename T>
-  static Kernel for_index(aclDataType index_dtype, Layout layout, KernelIsa isa) {
+  static Kernel for_index(aclDataType index_dtype, Layout layout) {
     switch (index_dtype) {
       case ACL_INT32:
-        return for_layout<T, int32_t>(layout, isa);
+        return for_layout<T, int32_t>(layout);
       case ACL_INT64:
-        return for_layout<T, int64_t>(layout, isa);
+        return for_layout<T, int64_t>(layout);
       default:
         return nullptr;
     }
   }
 };
 
-}  // namespace oa::amp
+}  // namespace HWY_NAMESPACE
+}  // namespace oa::pooling
+HWY_AFTER_NAMESPACE();
+
+#endif  // OA_POOLING_KERNEL_SELECT_INL_H_

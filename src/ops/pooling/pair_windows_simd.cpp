@@ -1,17 +1,17 @@
 // Highway compiles this file once per SIMD target (foreach_target.h re-includes it); HWY_ONCE
 // holds the dispatching entry point.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/adaptive_max_pool2d/pair_windows_simd.cpp"
+#define HWY_TARGET_INCLUDE "ops/pooling/pair_windows_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/adaptive_max_pool2d/pair_windows_simd.h"
+#include "ops/pooling/pair_windows_simd.h"
 
 HWY_BEFORE_NAMESPACE();
-namespace oa::amp {
+namespace oa::pooling {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -182,16 +182,19 @@ void PairBf16(const BackwardPlan& plan, int64_t begin, int64_t end, const uint16
   PairPlanesOf<Bf16>(plan, begin, end, indices);
 }
 
+bool PairsVectorised() { return HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128; }
+
 }  // namespace HWY_NAMESPACE
-}  // namespace oa::amp
+}  // namespace oa::pooling
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace oa::amp {
+namespace oa::pooling {
 
 HWY_EXPORT(PairFloat);
 HWY_EXPORT(PairHalf);
 HWY_EXPORT(PairBf16);
+HWY_EXPORT(PairsVectorised);
 
 void write_pair_planes(const BackwardPlan& plan, int64_t begin, int64_t end,
                        const uint16_t* indices, aclDataType dtype) {
@@ -204,5 +207,7 @@ void write_pair_planes(const BackwardPlan& plan, int64_t begin, int64_t end,
   }
 }
 
-}  // namespace oa::amp
+bool pair_windows_vectorised() { return HWY_DYNAMIC_DISPATCH(PairsVectorised)(); }
+
+}  // namespace oa::pooling
 #endif

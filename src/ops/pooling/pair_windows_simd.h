@@ -9,13 +9,17 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "kernels/adaptive_max_pool2d/backward.h"
+#include "ops/pooling/backward_kernels.h"
 
-namespace oa::amp {
+namespace oa::pooling {
 
 // Writes the gradInput planes (of dtype FLOAT, FLOAT16 or BF16) of units [begin, end) of a plan
 // with `pairs` set; indices are their narrowed indices, row-major [units, Ho, Wo].
 void write_pair_planes(const BackwardPlan& plan, int64_t begin, int64_t end,
                        const uint16_t* indices, aclDataType dtype);
 
-}  // namespace oa::amp
+// Whether write_pair_planes has vectors on the SIMD target Highway's dispatch picks now (not on
+// the scalar target, OPENACLNN_CPU_ISA=scalar), which is what makes it pay.
+bool pair_windows_vectorised();
+
+}  // namespace oa::pooling

@@ -1,11 +1,10 @@
-#include "ops/adaptive_max_pool2d/pool_plan.h"
+#include "ops/pooling/pool_plan.h"
 
 #include <algorithm>
 
 #include "core/dtype.h"
-#include "runtime/error.h"
 
-namespace oa::amp {
+namespace oa::pooling {
 namespace {
 
 constexpr int64_t kScratchBudget = int64_t{8} << 20;
@@ -43,20 +42,6 @@ Dims dims_of(const aclTensor& self, int64_t ho, int64_t wo) {
   return d;
 }
 
-aclnnStatus check_plane_fits_int32(const char* op, Named t, const char* reason) {
-  const Shape& s = t.tensor->shape;
-  const int64_t h = s[s.size() - 2];
-  const int64_t w = s[s.size() - 1];
-  int64_t positions = 0;
-  if (__builtin_mul_overflow(h, w, &positions) || positions > INT32_MAX) {
-    return failf(ACLNN_ERR_PARAM_INVALID,
-                 "%s: %s H*W must be <= 2147483647 (%s), got %lld*%lld (shape %s)", op, t.name,
-                 reason, static_cast<long long>(h), static_cast<long long>(w),
-                 shape_string(s).c_str());
-  }
-  return ACLNN_SUCCESS;
-}
-
 bool channels_innermost(const View& v, const Dims& dims) {
   if (dims.c <= 1 || v.sc != 1 || dims.h * dims.w <= 1) {
     return false;
@@ -85,4 +70,4 @@ Split split_work(int64_t units, int64_t unit_work, int64_t slot_bytes, int64_t c
   return split;
 }
 
-}  // namespace oa::amp
+}  // namespace oa::pooling

@@ -1,5 +1,5 @@
-// What the adaptive max pooling kernels share: strided [N, C, H, W] views, the storage types with
-// their float32 conversions, and the split of the work into chunks.
+// What the adaptive max pooling implementations share: strided [N, C, H, W] views, the windows,
+// the storage types with their float32 conversions, and the split of the work into chunks.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 
 #include "core/float_convert.h"
 
-namespace oa::amp {
+namespace oa::pooling {
 
 // A strided view of an [N, C, H, W] tensor (a 3-D [C, H, W] tensor is one with N = 1): the address
 // of element (0, 0, 0, 0) and the strides, in elements.
@@ -48,6 +48,15 @@ struct Split {
   int64_t chunks = 0;
   int64_t slot_bytes = 0;
 };
+
+// Window k of `out` windows over `in` positions (SPEC section 7):
+// [floor(k * in / out), ceil((k + 1) * in / out)).
+inline int64_t window_begin(int64_t k, int64_t in, int64_t out) {
+  return static_cast<int64_t>(static_cast<__int128>(k) * in / out);
+}
+inline int64_t window_end(int64_t k, int64_t in, int64_t out) {
+  return static_cast<int64_t>((static_cast<__int128>(k + 1) * in + out - 1) / out);
+}
 
 // Workspace slots are whole cache lines.
 inline int64_t align64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
@@ -100,4 +109,4 @@ inline Bf16 from_float<Bf16>(float v) {
   return Bf16{float_to_bf16(v)};
 }
 
-}  // namespace oa::amp
+}  // namespace oa::pooling

@@ -187,13 +187,17 @@ TEST(AdaptiveMaxPool2dBackward, RandomCasesWithArbitraryIndices) {
 }
 
 // Runs the case with these indices and random gradOutput values, checks gradInput as
-// check_backward does, and sets *workspace_size to what phase 1 asked for.
+// check_backward does, and sets *workspace_size to what phase 1 of the fast implementation asked
+// for (whatever OPENACLNN_IMPL says: the workspace tells which of its paths the case takes).
 void run_with_indices(const PoolCase& c, const std::vector<int64_t>& index, std::mt19937_64& rng,
                       uint64_t* workspace_size) {
   Problem p(c, random_values(rng, static_cast<int64_t>(index.size()), Values::spread), index);
-  aclOpExecutor* executor = nullptr;
-  ASSERT_EQ(p.plan(workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  {
+    oa_test::ScopedEnv impl("OPENACLNN_IMPL", "simd");
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(p.plan(workspace_size, &executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  }
   ASSERT_EQ(p.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   expect_float32_order(c, p.grad_output.read(), index, p.grad_input);
   EXPECT_TRUE(p.grad_input.only_view_written());
@@ -354,7 +358,7 @@ TEST(AdaptiveMaxPool2dBackward, LargeOutputWrittenPlaneByPlane) {
 // samples), and the same problem with padded rows in gradInput, in the same order (never tiled):
 // the same bits, the float32 order, and, when `tiled` (planes: every case but float32 with windows
 // of 8 positions or more, whose sums are formed in gradInput itself), more workspace than the
-// padded one, for the narrowed indices.
+// padded one in the fast implementation (whatever OPENACLNN_IMPL says), for the narrowed indices.
 void check_tiled_against_padded(const PoolCase& c, const std::vector<int64_t>& index,
                                 const std::vector<double>& grad, bool tiled) {
   Problem problem(c, grad, index);
@@ -369,6 +373,7 @@ void check_tiled_against_padded(const PoolCase& c, const std::vector<int64_t>& i
     EXPECT_TRUE(problem.grad_input.only_view_written());
     EXPECT_EQ(problem.grad_input.read_bits(), padded.grad_input.read_bits()) << isa;
   }
+  oa_test::ScopedEnv impl("OPENACLNN_IMPL", "simd");
   uint64_t workspace = 0;
   uint64_t padded_workspace = 0;
   aclOpExecutor* executor = nullptr;
@@ -454,7 +459,7 @@ TEST(AdaptiveMaxPool2dBackward, WindowsThatTileThePlane) {
 }
 
 // 2x2 windows over planes whose indices all lie in their own windows are written whole, a window
-// row at a time, by vectors of outputs (kernels/adaptive_max_pool2d/pair_windows_simd.h): on every
+// row at a time, by vectors of outputs (ops/pooling/pair_windows_simd.h): on every
 // SIMD target, with rows of fewer outputs than a vector holds (written one output at a time),
 // exactly a vector's worth, and with a last vector that overlaps the one before, gradOutput
 // contiguous or with padded rows and special gradients, the same bits as the sums in padded memory.

@@ -1,10 +1,10 @@
 // The kernel of 2x2 windows whose indices all lie in their own windows
-// (kernels/adaptive_max_pool2d/pair_windows_simd.h), on every SIMD target the CPU has, with plain
+// (ops/pooling/pair_windows_simd.h), on every SIMD target the CPU has, with plain
 // and with streaming stores: each position holds 0 + gradOutput where its window's index names it
 // and +0 elsewhere, rounded into gradInput's dtype, and nothing outside the planes is written, for
 // rows of fewer outputs than a vector holds, exactly a vector's worth and more, starting on a
 // vector boundary or off it.
-#include "kernels/adaptive_max_pool2d/pair_windows_simd.h"
+#include "ops/pooling/pair_windows_simd.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/isa.h"
-#include "kernels/adaptive_max_pool2d/pool_views.h"
+#include "ops/pooling/pool_views.h"
 #include "simd_targets.h"
 
 namespace {
@@ -33,11 +33,11 @@ uint32_t sum_bits(uint32_t g, aclDataType dtype) {
     return g;
   }
   if (dtype == ACL_FLOAT16) {
-    const float f = oa::amp::to_float(oa::amp::Half{static_cast<uint16_t>(g)}) + 0.0f;
-    return oa::amp::from_float<oa::amp::Half>(f).bits;
+    const float f = oa::pooling::to_float(oa::pooling::Half{static_cast<uint16_t>(g)}) + 0.0f;
+    return oa::pooling::from_float<oa::pooling::Half>(f).bits;
   }
-  const float f = oa::amp::to_float(oa::amp::Bf16{static_cast<uint16_t>(g)}) + 0.0f;
-  return oa::amp::from_float<oa::amp::Bf16>(f).bits;
+  const float f = oa::pooling::to_float(oa::pooling::Bf16{static_cast<uint16_t>(g)}) + 0.0f;
+  return oa::pooling::from_float<oa::pooling::Bf16>(f).bits;
 }
 
 // Random gradient bits, with -0, +-inf and NaNs among them.
@@ -56,8 +56,8 @@ void check_planes(int64_t wo, aclDataType dtype, bool stream, int64_t misalign,
   SCOPED_TRACE("wo " + std::to_string(wo) + ", dtype " + std::to_string(dtype) + ", stream " +
                std::to_string(stream) + ", misaligned by " + std::to_string(misalign));
   const int64_t element = dtype == ACL_FLOAT ? 4 : 2;
-  oa::amp::BackwardPlan plan;
-  oa::amp::Dims& d = plan.dims;
+  oa::pooling::BackwardPlan plan;
+  oa::pooling::Dims& d = plan.dims;
   d = {2, 3, 6, 2 * wo, 3, wo};
   const int64_t planes = d.n * d.c;
   const int64_t outputs = d.ho * d.wo;
@@ -82,7 +82,7 @@ void check_planes(int64_t wo, aclDataType dtype, bool stream, int64_t misalign,
   plan.grad_output = {grad_bytes.data(), d.c * outputs, outputs, d.wo, 1};
   plan.grad_input = {out, d.c * positions, positions, d.w, 1};
   plan.stream_output = stream;
-  oa::amp::write_pair_planes(plan, 0, planes, indices.data(), dtype);
+  oa::pooling::write_pair_planes(plan, 0, planes, indices.data(), dtype);
   oa::store_fence();
   for (int64_t k = 0; k < kMargin + misalign * element; ++k) {
     ASSERT_EQ(buffer[k], kGuard) << "written before the planes";
