@@ -1,8 +1,9 @@
 // aclnnAdaptiveMaxPool2dBackward against PyTorch's adaptive_max_pool2d_backward_out (issue 4), and
 // aclnnAdaptiveMaxPool2d against adaptive_max_pool2d_out, float32 and bfloat16, INT64 indices
 // from each side's own forward on normal random input. Each openaclnn step runs both phases; the
-// outputs are preallocated on both sides. Bytes counted: backward, gradInput written plus
-// gradOutput and indices read; forward, self read plus output and indices written.
+// outputs are preallocated on both sides. Traffic: backward, gradOutput and indices read and
+// gradInput written (self only gives the shape); forward, self read and output and indices
+// written; each tensor's bytes once.
 #ifdef OPENACLNN_BENCH_TORCH
 #include <ATen/ATen.h>
 #endif
@@ -231,13 +232,15 @@ bool register_cases() {
   };
   for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
     for (const Problem& p : problems) {
-      const double input_bytes = static_cast<double>(elements(p.input) * element_size(dtype));
-      const double output_elements = static_cast<double>(elements(p.output()));
-      const double output_bytes = output_elements * (element_size(dtype) + 8);
-      add_case({"adaptive_max_pool2d", name_of("backward", dtype, p), input_bytes + output_bytes,
-                Ceiling::copy, ours_backward(p, dtype), OA_BENCH_TORCH(torch_backward(p, dtype))});
-      add_case({"adaptive_max_pool2d", name_of("forward", dtype, p), input_bytes + output_bytes,
-                Ceiling::copy, ours_forward(p, dtype), OA_BENCH_TORCH(torch_forward(p, dtype))});
+      const auto input = static_cast<size_t>(elements(p.input) * element_size(dtype));
+      const auto values = static_cast<size_t>(elements(p.output()) * element_size(dtype));
+      const auto indices = static_cast<size_t>(elements(p.output()) * element_size(ACL_INT64));
+      add_case(memory_bound("adaptive_max_pool2d", name_of("backward", dtype, p),
+                            {{values, indices}, {input}}, ours_backward(p, dtype),
+                            OA_BENCH_TORCH(torch_backward(p, dtype))));
+      add_case(memory_bound("adaptive_max_pool2d", name_of("forward", dtype, p),
+                            {{input}, {values, indices}}, ours_forward(p, dtype),
+                            OA_BENCH_TORCH(torch_forward(p, dtype))));
     }
   }
   return true;

@@ -226,8 +226,8 @@ Setup torch_side([[maybe_unused]] bool forward, [[maybe_unused]] const Sizes& s,
 }
 
 bool register_all() {
-  add_case({"ceiling", "onednn_sgemm/" + std::to_string(kGemmSize),
-            2.0 * kGemmSize * kGemmSize * kGemmSize, Ceiling::gemm, onednn_sgemm, nullptr});
+  add_case(compute_bound("ceiling", "onednn_sgemm/" + std::to_string(kGemmSize),
+                         2.0 * kGemmSize * kGemmSize * kGemmSize, onednn_sgemm, nullptr));
   for (const Sizes& s : kCases) {
     const std::string name = s.name;
     std::vector<aclDataType> dtypes = {ACL_FLOAT};
@@ -239,10 +239,12 @@ bool register_all() {
     }
     for (aclDataType dtype : dtypes) {
       const std::string suffix = name + "/" + dtype_suffix(dtype);
-      add_case({"conv_tbc", "fwd/" + suffix, product_flops(s) + bias_flops(s), Ceiling::gemm,
-                [s, dtype] { return ours_forward(s, dtype); }, torch_side(true, s, dtype)});
-      add_case({"conv_tbc", "bwd/" + suffix, 2 * product_flops(s) + bias_flops(s), Ceiling::gemm,
-                [s, dtype] { return ours_backward(s, dtype); }, torch_side(false, s, dtype)});
+      add_case(compute_bound(
+          "conv_tbc", "fwd/" + suffix, product_flops(s) + bias_flops(s),
+          [s, dtype] { return ours_forward(s, dtype); }, torch_side(true, s, dtype)));
+      add_case(compute_bound(
+          "conv_tbc", "bwd/" + suffix, 2 * product_flops(s) + bias_flops(s),
+          [s, dtype] { return ours_backward(s, dtype); }, torch_side(false, s, dtype)));
     }
   }
   return true;

@@ -53,14 +53,14 @@ Setup torch_memset(size_t bytes) {
 #endif
 
 bool register_cases() {
-  // Each byte is read once from the source and written once to the destination.
-  add_case({"runtime", "memcpy_d2d", 2.0 * kCopyBytes, Ceiling::copy, ours_memcpy_d2d,
-            OA_BENCH_TORCH(torch_memcpy_d2d)});
-  // Each byte is written once.
+  // The source read once, the destination written once.
+  add_case(memory_bound("runtime", "memcpy_d2d", {{kCopyBytes}, {kCopyBytes}}, ours_memcpy_d2d,
+                        OA_BENCH_TORCH(torch_memcpy_d2d)));
+  // The destination written once; nothing read.
   for (size_t mib : {16, 256}) {
     const size_t bytes = mib << 20;
-    add_case({"runtime", "memset_zero/" + std::to_string(mib) + "MiB", static_cast<double>(bytes),
-              Ceiling::copy, ours_memset(bytes), OA_BENCH_TORCH(torch_memset(bytes))});
+    add_case(memory_bound("runtime", "memset_zero/" + std::to_string(mib) + "MiB", {{}, {bytes}},
+                          ours_memset(bytes), OA_BENCH_TORCH(torch_memset(bytes))));
   }
   return true;
 }

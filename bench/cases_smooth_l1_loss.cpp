@@ -1,12 +1,14 @@
 // aclnnSmoothL1LossBackward against PyTorch's smooth_l1_loss_backward_out (issue 3, cases a–g).
-// Each step runs both phases. Bytes counted: every input element read once (a broadcast input
-// counts its own elements) plus every output element written once.
+// Each step runs both phases. Traffic: gradOutput, self and target read, each its own elements
+// once (a broadcast input, the scalar gradOutput of a mean or the [4096, 1] target, counts the
+// bytes it holds, read once from memory), and gradInput written once.
 #ifdef OPENACLNN_BENCH_TORCH
 #include <ATen/ATen.h>
 #endif
 
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "acl_support.h"
@@ -87,11 +89,21 @@ Setup ours(View grad_output, View self, View target, aclDataType out_dtype, int6
   };
 }
 
-double bytes(const View& grad_output, const View& self, const View& target, aclDataType out) {
-  return static_cast<double>(elements(grad_output.shape) * element_size(grad_output.dtype) +
-                             elements(self.shape) * element_size(self.dtype) +
-                             elements(target.shape) * element_size(target.dtype) +
-                             kCount * element_size(out));
+// The bytes of a view's elements: a transposed view reads the same bytes as a contiguous one.
+size_t bytes_of(const View& view) {
+  return static_cast<size_t>(elements(view.shape) * element_size(view.dtype));
+}
+
+Traffic traffic(const View& grad_output, const View& self, const View& target, aclDataType out) {
+  return {{bytes_of(grad_output), bytes_of(self), bytes_of(target)},
+          {static_cast<size_t>(kCount * element_size(out))}};
+}
+
+// A case reads gradOutput, self and target and writes a [4096, 4096] gradInput of `out`.
+void add(const char* name, const View& grad_output, const View& self, const View& target,
+         aclDataType out, int64_t reduction, Setup torch) {
+  add_case(memory_bound("smooth_l1_backward", name, traffic(grad_output, self, target, out),
+                        ours(grad_output, self, target, out, reduction), std::move(torch)));
 }
 
 const View kF32{{kSide, kSide}, {}, ACL_FLOAT};
@@ -137,27 +149,19 @@ const auto kH = at::kHalf;
 #endif
 
 const bool registered = [] {
-  add_case({"smooth_l1_backward", "a_f32_none_16M", bytes(kF32, kF32, kF32, ACL_FLOAT),
-            Ceiling::copy, ours(kF32, kF32, kF32, ACL_FLOAT, 0),
-            OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kF, kF, {kSide, kSide}, false, kF, 0))});
-  add_case({"smooth_l1_backward", "b_bf16_none_16M", bytes(kBf16, kBf16, kBf16, ACL_BF16),
-            Ceiling::copy, ours(kBf16, kBf16, kBf16, ACL_BF16, 0),
-            OA_BENCH_TORCH(torch_case({kSide, kSide}, kB, kB, kB, {kSide, kSide}, false, kB, 0))});
-  add_case({"smooth_l1_backward", "c_f16_none_16M", bytes(kF16, kF16, kF16, ACL_FLOAT16),
-            Ceiling::copy, ours(kF16, kF16, kF16, ACL_FLOAT16, 0), nullptr});
-  add_case({"smooth_l1_backward", "d_f32_mean_scalar_grad", bytes(kScalar, kF32, kF32, ACL_FLOAT),
-            Ceiling::copy, ours(kScalar, kF32, kF32, ACL_FLOAT, 1),
-            OA_BENCH_TORCH(torch_case({}, kF, kF, kF, {kSide, kSide}, false, kF, 1))});
-  add_case({"smooth_l1_backward", "e_f32_broadcast_target", bytes(kF32, kF32, kColumn, ACL_FLOAT),
-            Ceiling::copy, ours(kF32, kF32, kColumn, ACL_FLOAT, 0),
-            OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kF, kF, {kSide, 1}, false, kF, 0))});
-  add_case({"smooth_l1_backward", "f_f32_transposed_self",
-            bytes(kF32, kTransposed, kF32, ACL_FLOAT), Ceiling::copy,
-            ours(kF32, kTransposed, kF32, ACL_FLOAT, 0),
-            OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kF, kF, {kSide, kSide}, true, kF, 0))});
-  add_case({"smooth_l1_backward", "g_mixed_f32_f16_bf16", bytes(kF32, kF16, kBf16, ACL_FLOAT),
-            Ceiling::copy, ours(kF32, kF16, kBf16, ACL_FLOAT, 0),
-            OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kH, kB, {kSide, kSide}, false, kF, 0))});
+  add("a_f32_none_16M", kF32, kF32, kF32, ACL_FLOAT, 0,
+      OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kF, kF, {kSide, kSide}, false, kF, 0)));
+  add("b_bf16_none_16M", kBf16, kBf16, kBf16, ACL_BF16, 0,
+      OA_BENCH_TORCH(torch_case({kSide, kSide}, kB, kB, kB, {kSide, kSide}, false, kB, 0)));
+  add("c_f16_none_16M", kF16, kF16, kF16, ACL_FLOAT16, 0, nullptr);
+  add("d_f32_mean_scalar_grad", kScalar, kF32, kF32, ACL_FLOAT, 1,
+      OA_BENCH_TORCH(torch_case({}, kF, kF, kF, {kSide, kSide}, false, kF, 1)));
+  add("e_f32_broadcast_target", kF32, kF32, kColumn, ACL_FLOAT, 0,
+      OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kF, kF, {kSide, 1}, false, kF, 0)));
+  add("f_f32_transposed_self", kF32, kTransposed, kF32, ACL_FLOAT, 0,
+      OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kF, kF, {kSide, kSide}, true, kF, 0)));
+  add("g_mixed_f32_f16_bf16", kF32, kF16, kBf16, ACL_FLOAT, 0,
+      OA_BENCH_TORCH(torch_case({kSide, kSide}, kF, kH, kB, {kSide, kSide}, false, kF, 0)));
   return true;
 }();
 

@@ -1,5 +1,6 @@
-// The machine's ceilings, measured in the same run as the cases they bound: memory copy bandwidth
-// with the project's thread count, and the single-precision GEMM rate of the BLAS in use.
+// The machine's ceilings, measured in the same run as the cases: memory copy bandwidth with the
+// project's thread count (a fact about the machine; each memory-bound case is compared with its
+// own traffic-matched loop, traffic.h), and the single-precision GEMM rate of the BLAS in use.
 #include <cblas.h>
 #include <omp.h>
 #include <unistd.h>
@@ -91,14 +92,13 @@ Step gemm_setup() {
 }
 
 // Bytes: each byte is read once and written once. FLOPs: a multiply and an add per term.
-const double kCopyWork = 2.0 * kCopyBytes;
 constexpr double kGemmWork = 2.0 * kGemmSize * kGemmSize * kGemmSize;
 
 const bool registered_copy =
-    add_case({kCeilingGroup, "copy/" + std::to_string(kCopyBytes >> 20) + "MiB", kCopyWork,
-              Ceiling::copy, copy_setup, nullptr});
-const bool registered_gemm = add_case({kCeilingGroup, "sgemm/" + std::to_string(kGemmSize),
-                                       kGemmWork, Ceiling::gemm, gemm_setup, nullptr});
+    add_case(memory_bound(kCeilingGroup, "copy/" + std::to_string(kCopyBytes >> 20) + "MiB",
+                          {{kCopyBytes}, {kCopyBytes}}, copy_setup, nullptr));
+const bool registered_gemm = add_case(compute_bound(
+    kCeilingGroup, "sgemm/" + std::to_string(kGemmSize), kGemmWork, gemm_setup, nullptr));
 
 }  // namespace
 }  // namespace oa::bench

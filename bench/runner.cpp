@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "traffic.h"
+
 namespace oa::bench {
 namespace {
 
@@ -43,8 +45,7 @@ const Step& prepare(const Measured& m) {
   Prepared& slot = prepared_slot();
   if (slot.measured != &m) {
     slot = Prepared{};
-    const Setup& setup = m.side == Side::ours ? m.c->ours : m.c->torch;
-    Step step = setup();
+    Step step = m.setup();
     // Untimed warm-up: faults in the pages and runs any lazy initialisation of either library.
     step();
     slot = Prepared{&m, std::move(step)};
@@ -69,12 +70,33 @@ void run(benchmark::State& state, const Measured& m) {
     state.SkipWithError(e.what());
     return;
   }
-  const char* counter = m.c->ceiling == Ceiling::copy ? "bytes" : "flops";
+  const char* counter = m.c->bound == Bound::memory ? "bytes" : "flops";
   state.counters[counter] = benchmark::Counter(
       m.c->work, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::OneK::kIs1000);
 }
 
 }  // namespace
+
+double Traffic::bytes() const {
+  double total = 0;
+  for (const std::vector<size_t>* sizes : {&reads, &writes}) {
+    for (size_t bytes : *sizes) {
+      total += static_cast<double>(bytes);
+    }
+  }
+  return total;
+}
+
+Case memory_bound(std::string group, std::string name, Traffic traffic, Setup ours, Setup torch) {
+  const double work = traffic.bytes();
+  return {std::move(group),   std::move(name), Bound::memory,   work,
+          std::move(traffic), std::move(ours), std::move(torch)};
+}
+
+Case compute_bound(std::string group, std::string name, double flops, Setup ours, Setup torch) {
+  return {std::move(group), std::move(name), Bound::compute,  flops,
+          Traffic{},        std::move(ours), std::move(torch)};
+}
 
 bool add_case(Case c) {
   registered_cases().push_back(std::move(c));
@@ -100,7 +122,21 @@ bool is_ceiling(const Case& c) { return c.group == kCeilingGroup; }
 
 std::string full_name(const Case& c) { return c.group + "/" + c.name; }
 
-const char* unit_name(Ceiling ceiling) { return ceiling == Ceiling::copy ? "GB/s" : "GFLOP/s"; }
+const char* unit_name(Bound bound) { return bound == Bound::memory ? "GB/s" : "GFLOP/s"; }
+
+const char* side_name(Side side) {
+  switch (side) {
+    case Side::traffic_plain:
+      return "traffic_plain";
+    case Side::traffic_streaming:
+      return "traffic_streaming";
+    case Side::ours:
+      return "ours";
+    case Side::torch:
+      return "torch";
+  }
+  return "";
+}
 
 bool register_benchmarks() {
   std::vector<Case>& cases = registered_cases();
@@ -114,18 +150,28 @@ bool register_benchmarks() {
   for (const Case& c : cases) {
     const std::string name = full_name(c);
     const bool ceiling = is_ceiling(c);
-    const std::pair<Side, const Setup*> sides[] = {{Side::ours, &c.ours}, {Side::torch, &c.torch}};
-    for (const auto& [side, setup] : sides) {
-      if (!*setup) {
+    if (c.bound == Bound::memory && c.traffic.bytes() == 0) {
+      std::fprintf(stderr, "openaclnn_bench: memory-bound case %s says no traffic\n", name.c_str());
+      return false;
+    }
+    std::vector<std::pair<Side, Setup>> sides;
+    if (c.bound == Bound::memory && !ceiling) {
+      sides.emplace_back(Side::traffic_plain, traffic_setup(c.traffic, Stores::plain));
+      sides.emplace_back(Side::traffic_streaming, traffic_setup(c.traffic, Stores::streaming));
+    }
+    sides.emplace_back(Side::ours, c.ours);
+    sides.emplace_back(Side::torch, c.torch);
+    for (auto& [side, setup] : sides) {
+      if (!setup) {
         continue;
       }
-      const std::string bench_name =
-          ceiling ? name : name + (side == Side::ours ? "/ours" : "/torch");
+      const std::string bench_name = ceiling ? name : name + "/" + side_name(side);
       if (by_name.count(bench_name) != 0) {
         std::fprintf(stderr, "openaclnn_bench: case %s is registered twice\n", name.c_str());
         return false;
       }
-      const Measured* m = &by_name.emplace(bench_name, Measured{&c, side}).first->second;
+      const Measured* m =
+          &by_name.emplace(bench_name, Measured{&c, side, std::move(setup)}).first->second;
       benchmark::RegisterBenchmark(bench_name.c_str(),
                                    [m](benchmark::State& state) { run(state, *m); })
           ->UseRealTime()

@@ -9,21 +9,25 @@
 
 namespace oa::bench {
 
-// The group of the machine's ceilings. A ceiling is a case of this group with only an `ours` side
-// (which measures the machine); its `ceiling` field says which ceiling it is.
+// The group of the machine's ceilings (copy bandwidth, GEMM rates). A ceiling is a case of this
+// group with only an `ours` side (which measures the machine); its `bound` says what it bounds.
 inline constexpr const char* kCeilingGroup = "ceiling";
 
-enum class Side { ours, torch };
+// What one benchmark of a case measures: its traffic-matched loop (traffic.h) with plain or with
+// streaming stores, openaclnn, or PyTorch.
+enum class Side { traffic_plain, traffic_streaming, ours, torch };
 
 // One timed side of one case.
 struct Measured {
   const Case* c;
   Side side;
+  Setup setup;
 };
 
 // Registers one Google Benchmark per case side: ceilings first, then the other cases by group and
-// name, each with its openaclnn side before its PyTorch side. Returns false, after saying why on
-// stderr, when two cases share a group and name.
+// name, each as <group>/<name>/<side>: for a memory-bound case its traffic loops first
+// (traffic_plain, traffic_streaming), then ours, then torch. Returns false, after saying why on
+// stderr, when two cases share a group and name or a memory-bound case has no traffic.
 bool register_benchmarks();
 
 // The registered cases, in run order once register_benchmarks() has run.
@@ -37,7 +41,8 @@ const Measured* find_measured(const std::string& name);
 void release_prepared();
 
 bool is_ceiling(const Case& c);
-std::string full_name(const Case& c);    // "group/name"
-const char* unit_name(Ceiling ceiling);  // of a rate: "GB/s" or "GFLOP/s"
+std::string full_name(const Case& c);  // "group/name"
+const char* unit_name(Bound bound);    // of a rate: "GB/s" or "GFLOP/s"
+const char* side_name(Side side);      // the last part of its benchmark's name
 
 }  // namespace oa::bench

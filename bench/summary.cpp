@@ -7,6 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "traffic.h"
+
 #ifdef OPENACLNN_BENCH_TORCH
 #include "torch_init.h"
 #endif
@@ -65,7 +67,18 @@ std::string utc_now() {
   return text;
 }
 
-const char* ceiling_key(Ceiling ceiling) { return ceiling == Ceiling::copy ? "copy" : "gemm"; }
+// What a machine ceiling measures.
+const char* machine_kind(Bound bound) { return bound == Bound::memory ? "copy" : "gemm"; }
+
+const char* bound_name(Bound bound) { return bound == Bound::memory ? "memory" : "compute"; }
+
+// The ceiling column's label: "traffic plain", "traffic streaming", or the GEMM ceiling's name.
+std::string ceiling_label(const std::string& kind, const std::string& ceiling_case) {
+  if (kind == "gemm") {
+    return ceiling_case.substr(ceiling_case.find('/') + 1);
+  }
+  return kind == "traffic_plain" ? "traffic plain" : (kind.empty() ? "-" : "traffic streaming");
+}
 
 }  // namespace
 
@@ -128,26 +141,49 @@ SummaryReporter::Outcome SummaryReporter::outcome(const Case& c, Side side) cons
 }
 
 std::vector<SummaryReporter::Row> SummaryReporter::rows() const {
-  // The first ceiling of each kind in run order is the one cases are compared with.
-  std::map<Ceiling, std::pair<const Case*, double>> ceilings;
+  // The first GEMM ceiling in run order is the one compute-bound cases are compared with.
+  const Case* gemm = nullptr;
+  std::optional<double> gemm_rate;
   for (const Case& c : cases()) {
     const std::optional<double> rate = outcome(c, Side::ours).rate;
-    if (is_ceiling(c) && rate) {
-      ceilings.emplace(c.ceiling, std::make_pair(&c, *rate));
+    if (is_ceiling(c) && c.bound == Bound::compute && rate && gemm == nullptr) {
+      gemm = &c;
+      gemm_rate = rate;
     }
   }
   std::vector<Row> all;
   for (const Case& c : cases()) {
-    Row row{&c, outcome(c, Side::ours), outcome(c, Side::torch), nullptr, std::nullopt};
-    const bool ran =
-        row.ours.rate || !row.ours.error.empty() || row.torch.rate || !row.torch.error.empty();
+    Row row{&c,
+            outcome(c, Side::ours),
+            outcome(c, Side::torch),
+            outcome(c, Side::traffic_plain),
+            outcome(c, Side::traffic_streaming),
+            std::nullopt,
+            "",
+            ""};
+    bool ran = false;
+    for (const Outcome* o : {&row.ours, &row.torch, &row.traffic_plain, &row.traffic_streaming}) {
+      ran = ran || o->rate || !o->error.empty();
+    }
     if (!ran) {
       continue;
     }
-    const auto ceiling = ceilings.find(c.ceiling);
-    if (ceiling != ceilings.end()) {
-      row.ceiling_case = ceiling->second.first;
-      row.ceiling = ceiling->second.second;
+    if (is_ceiling(c)) {
+      // A machine fact, no percentage.
+    } else if (c.bound == Bound::memory) {
+      for (const Side side : {Side::traffic_plain, Side::traffic_streaming}) {
+        const std::optional<double> rate =
+            side == Side::traffic_plain ? row.traffic_plain.rate : row.traffic_streaming.rate;
+        if (rate && (!row.ceiling || *rate > *row.ceiling)) {
+          row.ceiling = rate;
+          row.ceiling_kind = side_name(side);
+          row.ceiling_case = full_name(c) + "/" + side_name(side);
+        }
+      }
+    } else if (gemm != nullptr) {
+      row.ceiling = gemm_rate;
+      row.ceiling_kind = "gemm";
+      row.ceiling_case = full_name(*gemm);
     }
     all.push_back(row);
   }
@@ -162,37 +198,45 @@ void SummaryReporter::print_table(const std::vector<Row>& all) const {
   }
   char line[512];
   std::snprintf(line, sizeof line,
-                "\nopenaclnn_bench summary: medians of %ld repetition(s), %d threads\n",
-                repetitions_, thread_count());
+                "\nopenaclnn_bench summary: medians of %ld repetition(s), %d threads, traffic "
+                "loops on %s\n",
+                repetitions_, thread_count(), traffic_target());
   out << line;
   for (const Row& row : all) {
     if (is_ceiling(*row.c)) {
       std::snprintf(line, sizeof line, "%-*s  %10s %s (%s ceiling)\n", width,
-                    full_name(*row.c).c_str(), cell(row.ours.rate).c_str(),
-                    unit_name(row.c->ceiling), ceiling_key(row.c->ceiling));
+                    full_name(*row.c).c_str(), cell(row.ours.rate).c_str(), unit_name(row.c->bound),
+                    machine_kind(row.c->bound));
       out << line;
     }
   }
-  std::snprintf(line, sizeof line, "%-*s  %-7s %10s %10s %13s %15s %18s\n", width, "case", "unit",
-                "ours", "PyTorch", "ours/PyTorch", "ours % ceiling", "PyTorch % ceiling");
+  const char* format = "%-*s  %-7s %10s %10s %13s %10s %-18s %15s %18s\n";
+  std::snprintf(line, sizeof line, format, width, "case", "unit", "ours", "PyTorch", "ours/PyTorch",
+                "ceiling", "ceiling is", "ours % ceiling", "PyTorch % ceiling");
   out << line;
   for (const Row& row : all) {
     if (is_ceiling(*row.c)) {
       continue;
     }
-    std::snprintf(line, sizeof line, "%-*s  %-7s %10s %10s %13s %15s %18s\n", width,
-                  full_name(*row.c).c_str(), unit_name(row.c->ceiling), cell(row.ours.rate).c_str(),
+    std::snprintf(line, sizeof line, format, width, full_name(*row.c).c_str(),
+                  unit_name(row.c->bound), cell(row.ours.rate).c_str(),
                   cell(row.torch.rate).c_str(), cell(ratio(row.ours.rate, row.torch.rate)).c_str(),
+                  cell(row.ceiling).c_str(),
+                  ceiling_label(row.ceiling_kind, row.ceiling_case).c_str(),
                   cell(percent(row.ours.rate, row.ceiling), "%").c_str(),
                   cell(percent(row.torch.rate, row.ceiling), "%").c_str());
     out << line;
   }
   for (const Row& row : all) {
-    if (!row.ours.error.empty()) {
-      out << "failed: " << full_name(*row.c) << " (ours): " << row.ours.error << "\n";
-    }
-    if (!row.torch.error.empty()) {
-      out << "failed: " << full_name(*row.c) << " (PyTorch): " << row.torch.error << "\n";
+    const std::pair<const char*, const Outcome*> sides[] = {
+        {"ours", &row.ours},
+        {"PyTorch", &row.torch},
+        {"traffic loop, plain stores", &row.traffic_plain},
+        {"traffic loop, streaming stores", &row.traffic_streaming}};
+    for (const auto& [side, o] : sides) {
+      if (!o->error.empty()) {
+        out << "failed: " << full_name(*row.c) << " (" << side << "): " << o->error << "\n";
+      }
     }
   }
   out << "(- : not measured in this run: failed, filtered out, or no PyTorch counterpart)\n";
@@ -206,28 +250,37 @@ bool SummaryReporter::write_json(const std::vector<Row>& all) const {
     const Case& c = *row.c;
     if (is_ceiling(c)) {
       ceilings.push_back({{"case", full_name(c)},
-                          {"ceiling", ceiling_key(c.ceiling)},
-                          {"unit", unit_name(c.ceiling)},
+                          {"kind", machine_kind(c.bound)},
+                          {"unit", unit_name(c.bound)},
                           {"rate", json_number(row.ours.rate)},
                           {"error", json_error(row.ours.error)}});
       continue;
     }
-    measured.push_back(
-        {{"case", full_name(c)},
-         {"group", c.group},
-         {"name", c.name},
-         {"ceiling", ceiling_key(c.ceiling)},
-         {"unit", unit_name(c.ceiling)},
-         {"work_per_step", c.work},
-         {"ours", json_number(row.ours.rate)},
-         {"torch", json_number(row.torch.rate)},
-         {"ours_over_torch", json_number(ratio(row.ours.rate, row.torch.rate))},
-         {"ceiling_case", row.ceiling_case ? Json(full_name(*row.ceiling_case)) : Json()},
-         {"ceiling_rate", json_number(row.ceiling)},
-         {"ours_pct_of_ceiling", json_number(percent(row.ours.rate, row.ceiling))},
-         {"torch_pct_of_ceiling", json_number(percent(row.torch.rate, row.ceiling))},
-         {"ours_error", json_error(row.ours.error)},
-         {"torch_error", json_error(row.torch.error)}});
+    const Json traffic = c.bound == Bound::memory
+                             ? Json{{"reads", c.traffic.reads}, {"writes", c.traffic.writes}}
+                             : Json();
+    const auto text = [](const std::string& value) { return value.empty() ? Json() : Json(value); };
+    measured.push_back({{"case", full_name(c)},
+                        {"group", c.group},
+                        {"name", c.name},
+                        {"bound", bound_name(c.bound)},
+                        {"unit", unit_name(c.bound)},
+                        {"work_per_step", c.work},
+                        {"traffic", traffic},
+                        {"ours", json_number(row.ours.rate)},
+                        {"torch", json_number(row.torch.rate)},
+                        {"ours_over_torch", json_number(ratio(row.ours.rate, row.torch.rate))},
+                        {"traffic_plain", json_number(row.traffic_plain.rate)},
+                        {"traffic_streaming", json_number(row.traffic_streaming.rate)},
+                        {"ceiling_kind", text(row.ceiling_kind)},
+                        {"ceiling_case", text(row.ceiling_case)},
+                        {"ceiling_rate", json_number(row.ceiling)},
+                        {"ours_pct_of_ceiling", json_number(percent(row.ours.rate, row.ceiling))},
+                        {"torch_pct_of_ceiling", json_number(percent(row.torch.rate, row.ceiling))},
+                        {"ours_error", json_error(row.ours.error)},
+                        {"torch_error", json_error(row.torch.error)},
+                        {"traffic_plain_error", json_error(row.traffic_plain.error)},
+                        {"traffic_streaming_error", json_error(row.traffic_streaming.error)}});
   }
 #ifdef OPENACLNN_BENCH_TORCH
   const Json pytorch = torch_version();
@@ -240,6 +293,7 @@ bool SummaryReporter::write_json(const std::vector<Row>& all) const {
                         {"repetitions", repetitions_},
                         {"load_avg", load_avg_},
                         {"pytorch", pytorch},
+                        {"traffic_target", traffic_target()},
                         {"ceilings", ceilings},
                         {"cases", measured}};
   std::ofstream out(json_path_);

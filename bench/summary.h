@@ -1,7 +1,8 @@
 // The display reporter of openaclnn_bench: passes everything to Google Benchmark's own display
 // reporter, then, after all runs, prints a table of each case's median rate, openaclnn against
-// PyTorch and against the ceiling measured in the same run, optionally also written as JSON for
-// the report tool.
+// PyTorch and both against the case's ceiling measured in the same run (a memory-bound case's
+// traffic-matched loop, the better of its plain and streaming stores; a compute-bound case's GEMM
+// rate), optionally also written as JSON for the report tool.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -54,8 +55,13 @@ class SummaryReporter : public benchmark::BenchmarkReporter {
     const Case* c;
     Outcome ours;
     Outcome torch;
-    const Case* ceiling_case;       // the ceiling measured in this run for the case's kind, or null
-    std::optional<double> ceiling;  // its rate
+    Outcome traffic_plain;      // memory-bound cases: the traffic loop with plain stores
+    Outcome traffic_streaming;  // and with streaming stores
+    // The ceiling the percentages use: the faster traffic loop measured (memory-bound), or the
+    // first GEMM ceiling in run order (compute-bound); null and empty when none was measured.
+    std::optional<double> ceiling;
+    std::string ceiling_kind;  // "traffic_plain", "traffic_streaming" or "gemm"
+    std::string ceiling_case;  // the benchmark that measured it
   };
 
   Outcome outcome(const Case& c, Side side) const;
