@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes the performance report from openaclnn_bench's --summary_json.
 
-The Markdown page has one table per case group: each side's median rate, ours/PyTorch, each side
-as a percentage of the ceiling measured in the same run, and the geometric mean of ours/PyTorch.
-The chart (--chart, needs matplotlib) shows ours/PyTorch and ours % of the ceiling per case.
+The Markdown page has one table per case group: each side's median rate, ours/PyTorch, the case's
+ceiling measured in the same run (a memory-bound case's traffic-matched loop, a GEMM-bound case's
+GEMM rate), each side as a percentage of it, and the geometric mean of ours/PyTorch; above them,
+the machine's own ceilings. The chart (--chart, needs matplotlib) shows ours/PyTorch and both
+sides as a percentage of the case's ceiling.
 scripts/perf_report.sh runs the benchmarks and then this.
 """
 
@@ -14,13 +16,48 @@ import os
 import shlex
 from pathlib import Path
 
-HEADER = ('case', 'ours', 'PyTorch', 'ours/PyTorch', 'ours % of ceiling',
-          'PyTorch % of ceiling', 'unit')
+HEADER = ('case', 'traffic (read → written)', 'ours', 'PyTorch', 'ours/PyTorch', 'ceiling',
+          'ceiling is', 'ours % of ceiling', 'PyTorch % of ceiling', 'unit')
+ALIGN = '|---|---|---:|---:|---:|---:|---|---:|---:|---|'
+
+# The failures a case can list: its JSON key and the side's name on the page.
+ERRORS = (('ours_error', 'ours'), ('torch_error', 'PyTorch'),
+          ('traffic_plain_error', 'traffic loop, plain stores'),
+          ('traffic_streaming_error', 'traffic loop, streaming stores'))
 
 
 def cell(value, spec, suffix=''):
     """A table cell; '-' for a value the run did not measure (JSON null)."""
     return '-' if value is None else format(value, spec) + suffix
+
+
+def size(count):
+    """A byte count in the largest binary unit that keeps it at least 1, up to 3 digits."""
+    for unit, scale in (('GiB', 1 << 30), ('MiB', 1 << 20), ('KiB', 1 << 10)):
+        if count >= scale:
+            return f'{count / scale:.3g} {unit}'
+    return f'{count} B'
+
+
+def traffic_cell(traffic):
+    """'a + b → c' for a memory-bound case's bytes read per input and written per output."""
+    if traffic is None:
+        return '-'
+
+    def side(counts):
+        return ' + '.join(map(size, counts)) or 'nothing'
+
+    return f"{side(traffic['reads'])} → {side(traffic['writes'])}"
+
+
+def ceiling_is(case):
+    """What the case's ceiling was: its traffic loop's stores, or the GEMM ceiling's name."""
+    kind = case['ceiling_kind']
+    if kind is None:
+        return '-'
+    if kind.startswith('traffic_'):
+        return f"traffic loop, {kind[len('traffic_'):]} stores"
+    return case['ceiling_case'].removeprefix('ceiling/')
 
 
 def table_row(cells):
@@ -66,32 +103,42 @@ def markdown(summary, bench_readme, chart, analysis):
         ' of each operator is in the hand-written pages listed at the end.',
         '',
         f"Run: {summary['date']}, `{command}`; {summary['threads']} threads, medians of"
-        f" {summary['repetitions']} repetitions, PyTorch {summary['pytorch'] or '-'}; load"
-        f' average {load} at the start.',
+        f" {summary['repetitions']} repetitions, PyTorch {summary['pytorch'] or '-'}, traffic"
+        f" loops on Highway's {summary['traffic_target']} target; load average {load} at the"
+        ' start.',
         '',
         'Rates are GB/s (bytes read + written) for memory-bound cases and GFLOP/s for GEMM-bound'
-        ' ones. ours/PyTorch above 1 means openaclnn is faster. "% of ceiling" is against the'
-        ' ceiling of the case\'s kind measured in the same run (above 100 % for a memory-bound'
-        ' case: its working set stayed in cache). "-": not measured (failed, filtered out, or no'
-        ' PyTorch counterpart).',
+        ' ones. ours/PyTorch above 1 means openaclnn is faster. Each case is also compared with'
+        ' its own ceiling, measured in the same run. A memory-bound case\'s ceiling is its'
+        ' traffic-matched loop: a plain vector loop on the same threads and the same kind of'
+        ' memory that reads exactly the bytes the case reads from each input and writes exactly'
+        ' the bytes it writes to each output (the "traffic" column), block by block as an'
+        ' elementwise kernel does, the faster of plain and streaming stores; a GEMM-bound case\'s'
+        ' is the GEMM rate. Above 100 %: the case moved its bytes faster than that loop (e.g. by'
+        ' keeping a stream in cache, or with a store kind better suited to its streams). "-":'
+        ' not measured (failed, filtered out, or no PyTorch counterpart).',
+        '',
+        'The machine\'s own ceilings, measured in the same run:',
         '',
         '| in-run ceiling | kind | rate | unit |',
         '|---|---|---:|---|',
     ]
-    # Only the first ceiling of each kind is what the percentages use; say which.
+    # Only the first GEMM ceiling is what the GEMM-bound cases' percentages use; say which.
     used = {case['ceiling_case'] for case in summary['cases']}
     for ceiling in summary['ceilings']:
-        kind = ceiling['ceiling'] + (' (the % columns)' if ceiling['case'] in used else '')
+        kind = ceiling['kind'] + (' (the GEMM-bound % columns)' if ceiling['case'] in used
+                                  else '')
         lines.append(table_row([ceiling['case'], kind, cell(ceiling['rate'], '.2f'),
                                 ceiling['unit']]))
     if chart:
-        lines += ['', f'![ours/PyTorch and ours % of the in-run ceiling, per case]({chart})']
+        lines += ['', f"![ours/PyTorch and each side's % of the case's in-run ceiling]({chart})"]
     for group, cases in by_group(summary['cases']).items():
-        lines += ['', f'## {group}', '', table_row(HEADER), '|---|---:|---:|---:|---:|---:|---|']
+        lines += ['', f'## {group}', '', table_row(HEADER), ALIGN]
         for case in cases:
             lines.append(table_row([
-                case['name'], cell(case['ours'], '.2f'), cell(case['torch'], '.2f'),
-                cell(case['ours_over_torch'], '.2f'),
+                case['name'], traffic_cell(case['traffic']), cell(case['ours'], '.2f'),
+                cell(case['torch'], '.2f'), cell(case['ours_over_torch'], '.2f'),
+                cell(case['ceiling_rate'], '.2f'), ceiling_is(case),
                 cell(case['ours_pct_of_ceiling'], '.0f', ' %'),
                 cell(case['torch_pct_of_ceiling'], '.0f', ' %'), case['unit']]))
         ratios = [case['ours_over_torch'] for case in cases
@@ -100,8 +147,7 @@ def markdown(summary, bench_readme, chart, analysis):
             lines += ['', f'Geometric mean of ours/PyTorch over {len(ratios)} case(s):'
                           f' **{geomean(ratios):.2f}×**; lowest {min(ratios):.2f}×.']
         failures = [(case['name'], side, case[key]) for case in cases
-                    for side, key in (('ours', 'ours_error'), ('PyTorch', 'torch_error'))
-                    if case[key]]
+                    for key, side in ERRORS if case[key]]
         if failures:
             lines.append('')
             # A message may span lines; a list item may not.
@@ -129,8 +175,8 @@ def draw_chart(summary, path):
     ratios = values('ours_over_torch')
     figure, (vs_torch, vs_ceiling) = pyplot.subplots(
         1, 2, sharey=True, figsize=(11, 1.6 + 0.2 * len(cases)), layout='constrained')
-    figure.suptitle(f"openaclnn against PyTorch {summary['pytorch'] or '-'} and the in-run"
-                    f" ceilings: {summary['threads']} threads, medians of"
+    figure.suptitle(f"openaclnn against PyTorch {summary['pytorch'] or '-'} and each case's"
+                    f" in-run ceiling: {summary['threads']} threads, medians of"
                     f" {summary['repetitions']} repetitions, {summary['date']}")
 
     # Bars grow from 1× on a log axis, so that 2× faster and 2× slower are equally long.
@@ -152,7 +198,7 @@ def draw_chart(summary, path):
                     markersize=9, color='black')
     vs_ceiling.axvline(100, color='black', linewidth=0.8)
     vs_ceiling.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f'{x:g} %'))
-    vs_ceiling.set_title('% of the in-run ceiling: ours (bars), PyTorch (|)', fontsize=10)
+    vs_ceiling.set_title("% of the case's in-run ceiling: ours (bars), PyTorch (|)", fontsize=10)
 
     vs_torch.set_yticks(rows, [case['case'] for case in cases], fontsize=8)
     # Top down in run order, in both panels (they share the axis), with no margin above or below.
