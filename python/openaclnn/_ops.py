@@ -1,0 +1,408 @@
+"""One Python function per operator definition of the library, made at import.
+
+Each function takes the operator's inputs and attributes in CANN's order under their snake_case
+names (positionally or by keyword; CANN's own spelling works as a keyword too), computes the
+outputs' shapes and dtypes as the definition infers them, runs both phases through the library and
+returns the outputs."""
+
+import collections
+import dataclasses
+import inspect
+import operator
+import re
+from typing import Any, Dict, Tuple
+
+from . import _arrays, _core, _dtypes
+from ._errors import Error
+
+# Keyword-only options every function takes after the operator's own parameters.
+OPTIONS = ("out", "dtype", "format", "impl", "threads")
+
+
+def snake_case(name):
+    """CANN's camelCase or PascalCase as snake_case: gradOutput -> grad_output,
+    SmoothL1LossBackward -> smooth_l1_loss_backward, NLLLoss -> nll_loss."""
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    name = re.sub(r"(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
+    return name.lower()
+
+
+def loose(name):
+    name = name.lower().replace("_", "").replace("-", "")
+    return name[len("aclnn"):] if name.startswith("aclnn") else name
+
+
+class _Required:
+    def __repr__(self):
+        return "<required>"
+
+
+REQUIRED = _Required()
+
+
+@dataclasses.dataclass(frozen=True)
+class ParamInfo:
+    """One parameter of an operator, as its definition describes it."""
+
+    name: str  # CANN's: gradOutput
+    python_name: str  # the function's: grad_output
+    kind: str  # input, output, integer, real, flag, int_array, bool_array
+    dtypes: Tuple[str, ...]  # tensors: what the checks accept
+    rule: str  # shape, relation or range, in words
+    optional: bool  # a tensor or array that may be None
+    choices: Dict[str, int]  # named values of an integer attribute (reduction's none/mean/sum)
+    default: Any  # REQUIRED when there is none; None for optional tensors
+
+    def __str__(self):
+        text = "%-16s %-10s" % (self.python_name, self.kind)
+        if self.dtypes:
+            text += " " + ", ".join(self.dtypes) + ";"
+        if self.choices:
+            text += " " + "/".join(self.choices) + ";"
+        text += " " + self.rule
+        if self.default is not REQUIRED and self.kind not in ("input", "output"):
+            text += " (default %r)" % (self.default,)
+        elif self.optional:
+            text += " (optional)"
+        return text
+
+
+@dataclasses.dataclass(frozen=True)
+class OpInfo:
+    """An operator of the library: its names, parameters, checks and implementations."""
+
+    name: str  # SmoothL1LossBackward
+    api: str  # aclnnSmoothL1LossBackward
+    function: str  # smooth_l1_loss_backward
+    header: str
+    summary: str
+    params: Tuple[ParamInfo, ...]
+    checks: Tuple[str, ...]  # the contract's rules, in the order they are checked
+    impls: Tuple[str, ...]  # fastest first; "reference" last
+
+    def __str__(self):
+        lines = ["%s (%s, openaclnn.%s): %s" % (self.api, self.header, self.function, self.summary)]
+        lines += ["  " + str(p) for p in self.params]
+        lines.append("  checks, in order:")
+        lines += ["    %d. %s" % (k + 1, rule) for k, rule in enumerate(self.checks)]
+        lines.append("  implementations: " + ", ".join(self.impls))
+        return "\n".join(lines)
+
+    def param(self, name):
+        """The parameter called `name` (CANN's or the snake_case spelling); KeyError if none."""
+        for p in self.params:
+            if name in (p.name, p.python_name):
+                return p
+        raise KeyError(name)
+
+    @property
+    def outputs(self):
+        return tuple(p for p in self.params if p.kind == "output")
+
+
+def _param_info(raw):
+    kind = raw["kind"]
+    python_name = snake_case(raw["name"])
+    if python_name in OPTIONS:
+        python_name += "_"  # the options keep their names; the parameter gets a trailing _
+    if "default" in raw:
+        default = raw["default"]
+        if kind == "integer" and raw["names"]:
+            default = next((n for n, v in raw["names"] if v == default), default)
+    elif raw["optional"]:
+        default = None
+    else:
+        default = REQUIRED
+    return ParamInfo(raw["name"], python_name, kind,
+                     tuple(_dtypes.name(code) for code in raw["dtypes"]), raw["rule"],
+                     raw["optional"], dict(raw["names"]), default)
+
+
+def _op_info(raw):
+    return OpInfo(raw["name"], raw["api"], snake_case(raw["name"]), raw["header"], raw["summary"],
+                  tuple(_param_info(p) for p in raw["params"]), tuple(raw["checks"]),
+                  tuple(raw["impls"]))
+
+
+_OPS = tuple(_op_info(raw) for raw in _core.definitions())
+
+
+def ops(name=None):
+    """The catalog: every operator's OpInfo, in name order; with a name (CANN's, with or without
+    aclnn, or the function's), that operator's."""
+    if name is None:
+        return list(_OPS)
+    return find(name)
+
+
+def find(name):
+    if not isinstance(name, str):
+        raise TypeError("an operator name is a string, got %r" % (name,))
+    for op in _OPS:
+        if loose(name) in (loose(op.name), loose(op.function)):
+            return op
+    raise ValueError("unknown operator %r (operators: %s)" %
+                     (name, ", ".join(op.name for op in _OPS)))
+
+
+# Converting arguments.
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool) or (
+        type(value).__module__ == "numpy" and hasattr(value, "dtype") and value.dtype.kind in "iu"
+        and getattr(value, "ndim", 1) == 0)
+
+
+def _int64(value, what):
+    value = operator.index(value)
+    if not -(1 << 63) <= value < (1 << 63):
+        raise ValueError("%s: %d does not fit in int64" % (what, value))
+    return value
+
+
+def _attribute(fn, p, value):
+    what = "%s(): %s" % (fn, p.python_name)
+    if p.kind == "integer":
+        if isinstance(value, str) and p.choices:
+            for choice, number in p.choices.items():
+                if value.lower() == choice.lower():
+                    return number
+            raise ValueError("%s must be one of %s or an integer, got %r" %
+                             (what, ", ".join(repr(c) for c in p.choices), value))
+        if not _is_int(value):
+            named = " or one of " + ", ".join(repr(c) for c in p.choices) if p.choices else ""
+            raise TypeError("%s expects an integer%s, got %r" % (what, named, value))
+        return _int64(value, what)
+    if p.kind == "real":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) and not (
+                hasattr(value, "dtype") and getattr(value, "ndim", 1) == 0
+                and value.dtype.kind in "fiu"):
+            raise TypeError("%s expects a number, got %r" % (what, value))
+        return float(value)
+    if p.kind == "flag":
+        if not isinstance(value, bool) and type(value).__name__ != "bool_":
+            raise TypeError("%s expects True or False, got %r" % (what, value))
+        return bool(value)
+    if p.kind in ("int_array", "bool_array"):
+        if value is None:
+            return None  # a null array: the library says whether that is allowed
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise TypeError("%s expects a list, got %r" % (what, value))
+        items = list(value)
+        if p.kind == "int_array":
+            if not all(_is_int(v) for v in items):
+                raise TypeError("%s expects a list of integers, got %r" % (what, value))
+            return [_int64(v, what) for v in items]
+        if not all(isinstance(v, bool) or type(v).__name__ == "bool_" for v in items):
+            raise TypeError("%s expects a list of True/False, got %r" % (what, value))
+        return [bool(v) for v in items]
+    raise TypeError("%s: parameters of kind %s are not supported" % (what, p.kind))
+
+
+def _bind(op, args, kwargs):
+    """{python_name: value} of what the caller gave, by position (CANN's order, outputs left out)
+    and by keyword (snake_case or CANN's name)."""
+    positional = [p for p in op.params if p.kind != "output"]
+    if len(args) > len(positional):
+        raise TypeError("%s() takes at most %d positional arguments (%d given)" %
+                        (op.function, len(positional), len(args)))
+    given = {p.python_name: v for p, v in zip(positional, args)}
+    for key, value in kwargs.items():
+        match = next((p for p in positional if key in (p.python_name, p.name)), None)
+        if match is None:
+            raise TypeError("%s() got an unexpected keyword argument %r (parameters: %s; "
+                            "options: %s)" % (op.function, key,
+                                              ", ".join(p.python_name for p in positional),
+                                              ", ".join(OPTIONS)))
+        if match.python_name in given:
+            raise TypeError("%s() got multiple values for argument %r" %
+                            (op.function, match.python_name))
+        given[match.python_name] = value
+    return given
+
+
+def _per_tensor(op, option, value, parse):
+    """An option given for every tensor (or every output) or per parameter as a dict: {name: code}."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        return {None: parse(value)}
+    per = {}
+    for key, item in value.items():
+        try:
+            p = op.param(key)
+        except KeyError:
+            raise TypeError("%s(): %s= names %r, which is no parameter (tensors: %s)" %
+                            (op.function, option, key,
+                             ", ".join(q.python_name for q in op.params
+                                       if q.kind in ("input", "output")))) from None
+        if p.kind not in ("input", "output"):
+            raise TypeError("%s(): %s= names %r, which is no tensor" % (op.function, option, key))
+        per[p.python_name] = parse(item)
+    return per
+
+
+def _outs(op, out):
+    """{python_name: array} of the out= arrays."""
+    outputs = op.outputs
+    if out is None:
+        return {}
+    if isinstance(out, dict):
+        named = {}
+        for key, value in out.items():
+            match = next((p for p in outputs if key in (p.python_name, p.name)), None)
+            if match is None:
+                raise TypeError("%s(): out= names %r, which is no output (outputs: %s)" %
+                                (op.function, key, ", ".join(p.python_name for p in outputs)))
+            named[match.python_name] = value
+        return {k: v for k, v in named.items() if v is not None}
+    if isinstance(out, (tuple, list)):
+        if len(out) != len(outputs):
+            raise TypeError("%s(): out= has %d arrays, the operator %d outputs (%s)" %
+                            (op.function, len(out), len(outputs),
+                             ", ".join(p.python_name for p in outputs)))
+        return {p.python_name: v for p, v in zip(outputs, out) if v is not None}
+    if len(outputs) != 1:
+        raise TypeError("%s(): out= needs a tuple or dict for its %d outputs (%s)" %
+                        (op.function, len(outputs), ", ".join(p.python_name for p in outputs)))
+    return {outputs[0].python_name: out}
+
+
+def _result_type(op):
+    names = [p.python_name for p in op.outputs]
+    return collections.namedtuple(op.name + "Result", names, module="openaclnn") \
+        if len(names) > 1 else None
+
+
+_RESULT_TYPES = {op.name: _result_type(op) for op in _OPS}
+
+
+def call(op, args, kwargs):
+    """Runs op on a call's Python arguments (see the module's docstring)."""
+    options = {key: kwargs.pop(key) for key in OPTIONS if key in kwargs}
+    given = _bind(op, args, kwargs)
+    fn = op.function
+    dtypes = _per_tensor(op, "dtype", options.get("dtype"), _dtypes.code)
+    if None in dtypes:  # one dtype, for the one output
+        if len(op.outputs) != 1:
+            raise TypeError("%s(): dtype= needs a dict for the %d outputs (%s)" %
+                            (fn, len(op.outputs), ", ".join(p.python_name for p in op.outputs)))
+        dtypes = {op.outputs[0].python_name: dtypes[None]}
+    formats = _per_tensor(op, "format", options.get("format"), _dtypes.format_code)
+    outs = _outs(op, options.get("out"))
+    impl = options.get("impl")
+    if impl is not None and impl not in op.impls:
+        raise ValueError("%s(): impl=%r: the implementations are %s" %
+                         (fn, impl, ", ".join(op.impls)))
+    threads = options.get("threads")
+    if threads is not None and (not _is_int(threads) or threads < 1):
+        raise ValueError("%s(): threads= must be a positive integer, got %r" % (fn, threads))
+
+    as_torch = False
+    call_args = []
+    for p in op.params:
+        fmt = formats.get(p.python_name, formats.get(None, -1))
+        if p.kind == "input":
+            value = given.get(p.python_name, p.default)
+            if value is REQUIRED:
+                raise TypeError("%s() missing required argument %r" % (fn, p.python_name))
+            if value is None:
+                call_args.append(None)  # a null tensor: the library says whether that is allowed
+                continue
+            array, code, from_torch = _arrays.host_view(value, "%s(): %s" % (fn, p.python_name),
+                                                        dtypes.get(p.python_name))
+            as_torch = as_torch or from_torch
+            call_args.append((array, code, _dtypes.format_code("ND") if fmt < 0 else fmt))
+        elif p.kind == "output":
+            declared = dtypes.get(p.python_name)
+            if p.python_name in outs:
+                array, code, from_torch = _arrays.host_view(
+                    outs[p.python_name], "%s(): out %s" % (fn, p.python_name), declared, True)
+                as_torch = as_torch or from_torch
+                call_args.append((array, code, fmt))
+            else:
+                call_args.append((None, -1 if declared is None else declared, fmt))
+        else:
+            value = given.get(p.python_name, p.default)
+            if value is REQUIRED:
+                raise TypeError("%s() missing required argument %r" % (fn, p.python_name))
+            call_args.append(_attribute(fn, p, value))
+
+    failure, produced = _core.call(op.api, call_args, impl or "", threads or 0)
+    if failure is not None:
+        api, code, message = failure
+        if code == _core.IMPL_NOT_APPLIED:
+            raise ValueError("%s(): %s" % (fn, message))
+        raise Error(code, message, api)
+    results = []
+    for p, made in zip(op.outputs, produced):
+        if p.python_name in outs:
+            results.append(outs[p.python_name])
+        elif made is None:
+            results.append(None)
+        else:
+            results.append(_arrays.result(made[0], made[1], made[2], as_torch))
+    result_type = _RESULT_TYPES[op.name]
+    return result_type(*results) if result_type else results[0]
+
+
+def _signature(op):
+    params = []
+    for p in op.params:
+        if p.kind == "output":
+            continue
+        default = inspect.Parameter.empty if p.default is REQUIRED else p.default
+        params.append(inspect.Parameter(p.python_name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                        default=default))
+    # Python's signatures put no required parameter after one with a default; such a parameter
+    # shows <required> as its default (and is still required).
+    seen_default = False
+    for k, param in enumerate(params):
+        if param.default is not inspect.Parameter.empty:
+            seen_default = True
+        elif seen_default:
+            params[k] = param.replace(default=REQUIRED)
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+               for name in OPTIONS]
+    return inspect.Signature(params)
+
+
+def _docstring(op):
+    outputs = op.outputs
+    lines = ["%s: %s." % (op.api, op.summary), "", "Parameters (CANN's, in its order):"]
+    lines += ["  " + str(p) for p in op.params if p.kind != "output"]
+    lines += ["", "Returns %s:" % ("the output" if len(outputs) == 1 else
+                                   "a namedtuple of the outputs (None for one not computed)")]
+    lines += ["  " + str(p) for p in outputs]
+    lines += [
+        "",
+        "Options: out= (the output array, or a tuple/dict of them, written in place and returned),",
+        "dtype= (an output's dtype, or {name: dtype} for outputs and for inputs whose arrays hold",
+        "bit patterns, e.g. {'self': 'bf16'} for uint16), format= ('NCHW', or {name: format}),",
+        "impl= (%s), threads= (the thread count)." % ", ".join(repr(i) for i in op.impls),
+        "",
+        "Checks, in order:",
+    ]
+    lines += ["  %d. %s" % (k + 1, rule) for k, rule in enumerate(op.checks)]
+    return "\n".join(lines)
+
+
+def _function(op):
+    def function(*args, **kwargs):
+        return call(op, args, kwargs)
+
+    function.__name__ = function.__qualname__ = op.function
+    function.__module__ = "openaclnn"
+    function.__doc__ = _docstring(op)
+    function.__signature__ = _signature(op)
+    function.op = op
+    return function
+
+
+FUNCTIONS = {op.function: _function(op) for op in _OPS}
+
+
+def run(name, *args, **kwargs):
+    """Runs the operator `name` (CANN's name, with or without aclnn: "aclnnConvolution",
+    "SmoothL1Loss", or the function's) with the arguments its function takes."""
+    return FUNCTIONS[find(name).function](*args, **kwargs)
