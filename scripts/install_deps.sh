@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what openaclnn needs from Debian 12's archive (run as root).
 #   scripts/install_deps.sh          build, examples and tests (PyTorch's C++ library is the tests'
-#                                    extra oracle)
+#                                    extra oracle), and the Python package with its tests (Debian's
+#                                    python3, pybind11, numpy, pytest, Hypothesis, PyTorch)
 #   scripts/install_deps.sh --bench  also Google Benchmark, the benchmarks' harness, and nlohmann/json,
 #                                    which writes their JSON summary
 #   scripts/install_deps.sh --report the --bench packages and Debian's python3 with matplotlib,
@@ -9,7 +10,8 @@
 set -euo pipefail
 # libopenblas0-pthread keeps PyTorch off the slow reference BLAS.
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libhwy-dev libopenblas-dev
-  libopenblas0-pthread libtorch-dev libdnnl-dev libcli11-dev)
+  libopenblas0-pthread libtorch-dev libdnnl-dev libcli11-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-hypothesis python3-torch)
 bench=(libbenchmark-dev nlohmann-json3-dev)
 case "${1:-}" in
   --bench) packages+=("${bench[@]}") ;;

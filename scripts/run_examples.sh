@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: installs dependencies, builds openaclnn and runs every example program, then the
-# command-line tool's golden-data workflow (examples/golden_data.sh).
+# command-line tool's golden-data workflow (examples/golden_data.sh) and the Python package's
+# (examples/golden.py, on Debian's python3: PATH may put another python3 first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
@@ -13,3 +14,5 @@ for example in build/examples/*; do
 done
 echo "=== golden_data.sh (the openaclnn command-line tool)"
 bash examples/golden_data.sh build/tools/openaclnn
+echo "=== golden.py (the Python package)"
+PYTHONPATH=build/python /usr/bin/python3 examples/golden.py
