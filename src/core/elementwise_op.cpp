@@ -42,6 +42,15 @@ void with_inputs(int n, const F& f) {
   }
 }
 
+// What a reduced result's sum is divided by (ElementwiseOp::divisor).
+double divisor_of(const Call& call, const ElementwiseOp& op, const Shape& shape) {
+  if (op.divisor) {
+    return op.divisor(call, shape);
+  }
+  const bool mean = static_cast<Reduction>(call.integer(op.reduction.c_str())) == Reduction::mean;
+  return mean ? static_cast<double>(numel(shape)) : 1.0;
+}
+
 bool reduces(const Call& call, const ElementwiseOp& op) {
   return !op.reduction.empty() &&
          static_cast<Reduction>(call.integer(op.reduction.c_str())) != Reduction::none;
@@ -55,11 +64,11 @@ std::vector<const aclTensor*> inputs_of(const Call& call, const ElementwiseOp& o
   return inputs;
 }
 
-// A mean of no terms is 0/0 = NaN. Which NaN a sum of NaNs ends as depends on the order of each
-// addition's operands, and 0/0 is x86's negative default NaN: a NaN result is the canonical quiet
-// NaN.
-void store_reduced(double total, int64_t count, bool mean, const aclTensor& result) {
-  double value = mean ? total / static_cast<double>(count) : total;
+// The sum divided by `divisor`: a mean of no terms is 0/0 = NaN. Which NaN a sum of NaNs ends as
+// depends on the order of each addition's operands, and 0/0 is x86's negative default NaN: a NaN
+// result is the canonical quiet NaN.
+void store_reduced(double total, double divisor, const aclTensor& result) {
+  double value = total / divisor;
   if (std::isnan(value)) {
     value = std::numeric_limits<double>::quiet_NaN();
   }
@@ -124,15 +133,15 @@ class SimdPlan final : public Plan {
 // results added block by block of kFloatBlock as accumulate adds them, combined in chunk order.
 class SimdReducePlan final : public Plan {
  public:
-  SimdReducePlan(ElementwiseLoop loop, const ElementwiseOp& op, ElementwiseParams params, bool mean,
-                 const aclTensor& result)
+  SimdReducePlan(ElementwiseLoop loop, const ElementwiseOp& op, ElementwiseParams params,
+                 double divisor, const aclTensor& result)
       : loop_(loop),
         isa_(selected_isa()),
         params_(params),
         scalar_(op.scalar),
         kernels_(op.kernels()),
         inputs_(static_cast<int>(op.inputs.size())),
-        mean_(mean),
+        divisor_(divisor),
         result_(result) {}
 
   uint64_t workspace_bytes() const {
@@ -153,7 +162,7 @@ class SimdReducePlan final : public Plan {
         block_partial(strip, &partials[chunk]);
       }
     });
-    store_reduced(combine_partials(partials, loop_.chunks()), loop_.numel, mean_, result_);
+    store_reduced(combine_partials(partials, loop_.chunks()), divisor_, result_);
     return ACLNN_SUCCESS;
   }
 
@@ -206,7 +215,7 @@ class SimdReducePlan final : public Plan {
   ScalarFormula scalar_;
   const ElementwiseKernels& kernels_;
   int inputs_;
-  bool mean_;
+  double divisor_;
   aclTensor result_;  // a copy of the view: the caller may destroy its aclTensor after phase 1
 };
 
@@ -216,13 +225,15 @@ class SimdReducePlan final : public Plan {
 // double in that order.
 class ReferencePlan final : public Plan {
  public:
+  // reduce: a loss's mean or sum (or other reduction), the sum of the terms divided by divisor.
   ReferencePlan(const Call& call, const ElementwiseOp& op, Shape shape, ElementwiseParams params,
-                Reduction reduction)
+                bool reduce, double divisor)
       : shape_(std::move(shape)),
         output_(*call.tensor(op.output.c_str())),
         scalar_(op.scalar),
         params_(params),
-        reduction_(reduction) {
+        reduce_(reduce),
+        divisor_(divisor) {
     for (const aclTensor* input : inputs_of(call, op)) {
       inputs_.push_back(*input);
     }
@@ -239,7 +250,7 @@ class ReferencePlan final : public Plan {
         x[k] = load_float(inputs_[k].dtype, inputs_[k].data, element(inputs_[k], index));
       }
       const float result = scalar_(params_, x);
-      if (reduction_ == Reduction::none) {
+      if (!reduce_) {
         store_float(output_.dtype, result, output_.data, element(output_, index));
       } else {
         total += static_cast<double>(result);
@@ -249,8 +260,8 @@ class ReferencePlan final : public Plan {
         index[static_cast<size_t>(d)] = 0;
       }
     }
-    if (reduction_ != Reduction::none) {
-      store_reduced(total, count, reduction_ == Reduction::mean, output_);
+    if (reduce_) {
+      store_reduced(total, divisor_, output_);
     }
     return ACLNN_SUCCESS;
   }
@@ -273,7 +284,8 @@ class ReferencePlan final : public Plan {
   std::vector<aclTensor> inputs_;
   ScalarFormula scalar_;
   ElementwiseParams params_;
-  Reduction reduction_;
+  bool reduce_;
+  double divisor_;
 };
 
 }  // namespace
@@ -291,10 +303,9 @@ Impl elementwise_simd(const ElementwiseOp& op) {
       planned->plan = std::make_unique<SimdPlan>(loop, op, params);
       return ACLNN_SUCCESS;
     }
-    const bool mean = static_cast<Reduction>(call.integer(op.reduction.c_str())) == Reduction::mean;
     const ElementwiseLoop loop = plan_elementwise(shape, nullptr, inputs);
-    auto plan =
-        std::make_unique<SimdReducePlan>(loop, op, params, mean, *call.tensor(op.output.c_str()));
+    auto plan = std::make_unique<SimdReducePlan>(loop, op, params, divisor_of(call, op, shape),
+                                                 *call.tensor(op.output.c_str()));
     planned->workspace_bytes = plan->workspace_bytes();
     planned->plan = std::move(plan);
     return ACLNN_SUCCESS;
@@ -307,11 +318,9 @@ Impl elementwise_reference(const ElementwiseOp& op) {
   impl.name = "reference";
   impl.plan = [op](const Call& call, Planned* planned) {
     const Shape shape = broadcast_of(call, op);
-    const Reduction reduction = op.reduction.empty()
-                                    ? Reduction::none
-                                    : static_cast<Reduction>(call.integer(op.reduction.c_str()));
-    planned->plan =
-        std::make_unique<ReferencePlan>(call, op, shape, op.params(call, shape), reduction);
+    const bool reduce = reduces(call, op);
+    planned->plan = std::make_unique<ReferencePlan>(call, op, shape, op.params(call, shape), reduce,
+                                                    reduce ? divisor_of(call, op, shape) : 1.0);
     return ACLNN_SUCCESS;
   };
   return impl;

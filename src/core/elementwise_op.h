@@ -47,6 +47,10 @@ struct ElementwiseOp {
   // A loss: the name of its reduction attribute (0 none, 1 mean, 2 sum); empty for plain
   // elementwise operators.
   std::string reduction;
+  // A loss whose reduced result is not the mean or the sum (KlDiv's batchmean): what the sum of the
+  // terms is divided by, for a call whose inputs broadcast to `shape`. Null: the element count for
+  // reduction 1 (mean), 1 for any other reducing value (sum).
+  std::function<double(const Call& call, const Shape& shape)> divisor;
 };
 
 enum class Reduction : int64_t { none = 0, mean = 1, sum = 2 };

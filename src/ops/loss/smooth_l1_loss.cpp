@@ -20,7 +20,8 @@ const ElementwiseOp kOp = {{"self", "target"},
                              p.v[0] = static_cast<float>(call.real("beta"));
                              return p;
                            },
-                           "reduction"};
+                           "reduction",
+                           nullptr};
 
 const OpDef& definition() {
   static const OpDef def = [] {

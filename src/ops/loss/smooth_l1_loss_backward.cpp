@@ -23,7 +23,8 @@ const ElementwiseOp kOp = {
       p.v[1] = mean ? static_cast<float>(1.0 / static_cast<double>(numel(shape))) : 1.0f;
       return p;
     },
-    ""};
+    "",
+    nullptr};
 
 const OpDef& definition() {
   static const OpDef def = [] {
