@@ -169,8 +169,10 @@ HostTensor host_tensor(int param, const py::array& array, aclDataType dtype, acl
     t.view.shape.push_back(size);
     t.view.strides.push_back(stride / itemsize);
     empty = empty || size == 0;
-    if (size > 1) {
-      (stride < 0 ? below : reach) += (stride < 0 ? -stride : stride) * (size - 1);
+    if (size > 1 && stride < 0) {
+      below += -stride * (size - 1);
+    } else if (size > 1) {
+      reach += stride * (size - 1);
     }
   }
   t.low = first - below;

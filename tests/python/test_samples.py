@@ -120,3 +120,37 @@ def test_sample_outputs_inferred(name, index):
         assert got.shape == expected.shape and got.dtype == expected.dtype
         assert got.flags.c_contiguous
         assert got.tobytes() == expected.tobytes()
+
+
+def as_torch(array, code):
+    """A torch tensor over the same memory with the same strides; None where torch has no dtype
+    for it (unsigned 16- to 64-bit integers)."""
+    torch = pytest.importorskip("torch")
+    if openaclnn._dtypes.name(code) == "bfloat16":
+        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    if array.dtype in (np.uint16, np.uint32, np.uint64):
+        return None
+    return torch.from_numpy(array)
+
+
+@pytest.mark.parametrize("name,index", CASES)
+def test_sample_through_torch(name, index):
+    """The same calls with torch tensors over the same memory, in and out."""
+    op = openaclnn.ops(name)
+    sample = _core.samples(op.api)[index]
+    ours = make_storages(op, sample, index, seed=200 + index)
+    theirs = [None if s is None else s.copy() for s in ours]
+    assert _core.run_sample(op.api, index, theirs) is None
+    tensor_views = views(op, sample, ours)
+    tensors = {}
+    for p, value in zip(op.params, sample):
+        if p.python_name in tensor_views:
+            tensors[p.python_name] = as_torch(tensor_views[p.python_name], value["dtype"])
+            if tensors[p.python_name] is None:
+                pytest.skip("a dtype torch lacks")
+    kwargs, dtypes, formats = package_arguments(op, sample, tensors)
+    outs = {p.python_name: tensors[p.python_name] for p in op.outputs if p.python_name in tensors}
+    openaclnn.run(op.api, out=outs, dtype=dtypes, format=formats, **kwargs)
+    for k, storage in enumerate(ours):
+        if storage is not None:
+            assert np.array_equal(storage, theirs[k]), op.params[k].name
