@@ -1,0 +1,22 @@
+/* Gradient of the soft margin loss. */
+#ifndef OPENACLNN_ACLNNOP_ACLNN_SOFT_MARGIN_LOSS_BACKWARD_H_
+#define OPENACLNN_ACLNNOP_ACLNN_SOFT_MARGIN_LOSS_BACKWARD_H_
+
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnSoftMarginLossBackward(void* workspace, uint64_t workspaceSize,
+                                                  aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACLNN_ACLNNOP_ACLNN_SOFT_MARGIN_LOSS_BACKWARD_H_ */
