@@ -39,8 +39,9 @@ from . import _core, _dtypes
 from ._compare import CompareResult, compare
 from ._errors import Error
 from ._info import Info, info
+from ._catalog import OpInfo, ParamInfo, ops
 from ._ops import FUNCTIONS as _FUNCTIONS
-from ._ops import OpInfo, ParamInfo, ops, run
+from ._ops import run
 
 __version__ = _core.info()["version"]
 

@@ -7,7 +7,7 @@ import numpy as np
 
 import openaclnn
 from openaclnn import _core
-from openaclnn._ops import snake_case
+from openaclnn._catalog import snake_case
 
 
 def test_one_function_per_definition():
