@@ -89,7 +89,7 @@ def _bind(op, args, kwargs):
 
 
 def _per_tensor(op, option, value, parse):
-    """An option given for every tensor (or every output) or per parameter as a dict: {name: code}."""
+    """{name: code} of an option given once (key None) or per tensor as a dict."""
     if value is None:
         return {}
     if not isinstance(value, dict):

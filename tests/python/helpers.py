@@ -51,5 +51,6 @@ def storage_elements(tensor):
 def view(storage, tensor):
     """The view a sample's tensor describes over storage (uint8 bytes)."""
     h = holder(tensor["dtype"])
-    return np.ndarray(tuple(tensor["shape"]), h, buffer=storage, offset=tensor["offset"] * h.itemsize,
+    return np.ndarray(tuple(tensor["shape"]), h, buffer=storage,
+                      offset=tensor["offset"] * h.itemsize,
                       strides=tuple(s * h.itemsize for s in tensor["strides"]))

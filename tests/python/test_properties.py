@@ -99,7 +99,8 @@ def test_any_layout_and_dtypes_give_the_same_bits(call):
        st.integers(0, 2 ** 32 - 1))
 def test_torch_views(shape, dtype, seed):
     torch = pytest.importorskip("torch")
-    torch_dtype = {"float32": torch.float32, "float16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    torch_dtype = {"float32": torch.float32, "float16": torch.float16,
+                   "bf16": torch.bfloat16}[dtype]
     generator = torch.Generator().manual_seed(seed)
     base = torch.randn([2 * n + 1 for n in shape], generator=generator).to(torch_dtype)
     x = base[tuple(slice(1, None, 2) for _ in shape)]  # every other element, offset by one

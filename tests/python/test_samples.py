@@ -101,7 +101,7 @@ def test_sample_matches_the_c_api(name, index, impl):
 
 @pytest.mark.parametrize("name,index", CASES)
 def test_sample_outputs_inferred(name, index):
-    """Without out=: the outputs the package makes are the sample's, as the definition infers them."""
+    """Without out=: the package makes the sample's outputs, as the definition infers them."""
     op = openaclnn.ops(name)
     sample = _core.samples(op.api)[index]
     ours = make_storages(op, sample, index, seed=100 + index)
