@@ -513,6 +513,38 @@ std::vector<double> probabilities(int64_t count) {
   return values;
 }
 
+Check disjoint_output(std::string output, rules::Names inputs, bool one_element) {
+  Check check = rules::disjoint_output(output, inputs, false);
+  std::vector<Violation> violations;
+  if (!one_element) {
+    violations.push_back(check.violations.front());  // an element written twice
+  }
+  for (const std::string& input : inputs) {
+    violations.push_back({output + " overlapping " + input,
+                          [output, input](const OpDef& def, CallSpec* spec) {
+                            ArgSpec* out = arg_of(def, spec, output);
+                            ArgSpec* in = arg_of(def, spec, input);
+                            if (out->null || in->null) {
+                              return false;
+                            }
+                            const auto bytes = [](const ArgSpec* a) {
+                              return numel(a->tensor.shape) * (dtype_bits(a->tensor.dtype) / 8);
+                            };
+                            if (bytes(out) == 0 || bytes(in) == 0) {
+                              return false;  // an empty view overlaps nothing
+                            }
+                            ArgSpec* smaller = bytes(out) <= bytes(in) ? out : in;
+                            smaller->alias_of = def.param_index(smaller == out ? input : output);
+                            smaller->tensor.offset = 0;
+                            return true;
+                          },
+                          ACLNN_ERR_PARAM_INVALID,
+                          {output + " overlaps " + input}});
+  }
+  check.violations = std::move(violations);
+  return check;
+}
+
 Check violated_together(Check check, rules::Names tensors, std::vector<std::string> message) {
   check.violations = {{joined(tensors) + " all INT16",
                        [tensors](const OpDef& def, CallSpec* spec) {

@@ -46,6 +46,12 @@ Check broadcasts_with(rules::Names names, std::string reference);
 // does not depend on it).
 Check same_format(rules::Names names);
 
+// rules::disjoint_output without in-place (output overlaps none of `inputs`, nor itself), for
+// outputs of other sizes than their inputs: each overlap violation puts the smaller of the two
+// tensors at the start of the larger one's memory. With one_element (the output always has one
+// element), no violation of writing an element twice.
+Check disjoint_output(std::string output, rules::Names inputs, bool one_element = false);
+
 // `check` with its violations replaced by one that gives every tensor of `tensors` the dtype
 // INT16 (a dtype check that an earlier same-dtype check would otherwise catch first).
 Check violated_together(Check check, rules::Names tensors, std::vector<std::string> message);
