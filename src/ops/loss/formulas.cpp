@@ -53,6 +53,10 @@ float optional_input(const float* in, int at) {
 
 }  // namespace
 
+float math_log(float x) { return Log<ScalarOps>(x); }
+float math_log1p(float x) { return Log1p<ScalarOps>(x); }
+float math_exp(float x) { return Exp<ScalarOps>(x); }
+
 float mse_term(const ElementwiseParams&, const float* in) {
   return MseTerm<ScalarOps>(in[0], in[1]);
 }

@@ -38,6 +38,12 @@ float kl_div_term(const ElementwiseParams& p, const float* in);  // self, target
 template <bool kLogTarget>
 float kl_div_grad(const ElementwiseParams& p, const float* in);
 
+// The math the formulas are built from, on one float (generic_math-inl.h): for the tests of its
+// accuracy.
+float math_log(float x);
+float math_log1p(float x);
+float math_exp(float x);
+
 // The formulas (regression_simd.cpp, bce_simd.cpp, bce_logits_simd.cpp, kl_div_simd.cpp).
 Formula mse_term_formula();
 Formula mse_grad_formula();
