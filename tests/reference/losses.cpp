@@ -18,9 +18,6 @@ double sigmoid(double x) {
   return x >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
 }
 
-// log(sigma(x)) = min(x, 0) - log1p(exp(-|x|)).
-double log_sigmoid(double x) { return std::min(x, 0.0) - std::log1p(std::exp(-std::fabs(x))); }
-
 double sign(double d) { return d > 0 ? 1.0 : d < 0 ? -1.0 : d; }
 
 Term product(double value) { return {value, std::fabs(value)}; }
@@ -52,11 +49,15 @@ Term bce_term(double x, double y, double w) {
 }
 
 Term bce_logits_term(double x, double y, double w, double pos_weight, bool has_pos_weight) {
-  const double log_weight = has_pos_weight ? (pos_weight - 1.0) * y + 1.0 : 1.0;
-  const double ls = log_sigmoid(x);
-  const double value = ((1.0 - y) * x - log_weight * ls) * w;
-  return {value, std::fabs(w) * (std::fabs((1.0 - y) * x) + std::fabs(log_weight * ls) +
-                                 (std::fabs((pos_weight - 1.0) * y) + 1.0) * std::fabs(ls))};
+  // (1 - y) x - (1 + (pw - 1) y) log sigma(x), with log sigma(x) = min(x, 0) - L, as the sum of
+  // two terms of one sign (the difference of PyTorch's form cancels in double too).
+  const double pw = has_pos_weight ? pos_weight : 1.0;
+  const double factor = has_pos_weight ? (pos_weight - 1.0) * y + 1.0 : 1.0;
+  const double softplus = std::log1p(std::exp(-std::fabs(x)));
+  const double lead = x >= 0 ? (1.0 - y) * x : -(pw * y) * x;
+  const double tail = factor * softplus;
+  return {(lead + tail) * w, std::fabs(w) * (std::fabs(lead) + std::fabs(tail) +
+                                             (std::fabs((pw - 1.0) * y) + 1.0) * softplus)};
 }
 
 Term kl_div_term(double x, double y, bool log_target) {
@@ -90,16 +91,16 @@ Term bce_grad(double g, double x, double y, double w, double scale) {
 
 Term bce_logits_grad(double g, double x, double y, double w, double pos_weight, bool has_pos_weight,
                      double scale) {
+  // (pw y + 1 - y) sigma(x) - pw y = (1 - y) sigma(x) - pw y sigma(-x).
+  const double pw = has_pos_weight ? pos_weight : 1.0;
   const double s = sigmoid(x);
+  const double complement = sigmoid(-x);
   const double factor = g * w * scale;
   const double slope = sigmoid_slope(s, x);
-  if (has_pos_weight) {
-    const double t = pos_weight * y;
-    const double grad = (t + 1.0 - y) * s - t;
-    return {grad * factor,
-            std::fabs(factor) * ((std::fabs(t) + 1.0 + std::fabs(y)) * (s + slope) + std::fabs(t))};
-  }
-  return {(s - y) * factor, std::fabs(factor) * (s + slope + std::fabs(y))};
+  const double grad = (1.0 - y) * s - pw * y * complement;
+  return {grad * factor,
+          std::fabs(factor) * (std::fabs((1.0 - y) * s) + std::fabs(pw * y * complement) +
+                               (std::fabs(1.0 - y) + std::fabs(pw * y)) * slope)};
 }
 
 Term kl_div_grad(double g, double y, bool log_target, double scale) {

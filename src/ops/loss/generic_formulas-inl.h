@@ -3,7 +3,7 @@
 // namespace). Each computes in float32 with exactly rounded operations and
 // ends in the canonical NaN, so the scalar form (formulas.cpp) and the SIMD forms (*_simd.cpp) give
 // the same bits. `scale` is the reduction's factor: 1 / (the count a mean divides by), else 1.
-// The order of the operations follows PyTorch's CPU kernels, term for term.
+// The order of the operations follows PyTorch's CPU kernels, term for term, except where noted.
 
 #include "ops/loss/generic_math-inl.h"  // IWYU pragma: export
 
@@ -79,36 +79,46 @@ typename O::V BceGrad(typename O::V g, typename O::V x, typename O::V y, typenam
   return Canonical<O>((((g * (x - y)) / denominator) * w) * scale);
 }
 
-// BinaryCrossEntropyWithLogits: w ((1 - y) x - (1 + (pw - 1) y) log sigma(x)); without posWeight
-// the factor of log sigma(x) is 1 (not computed as 1 + 0 y, which is NaN for an infinite y).
+// BinaryCrossEntropyWithLogits: w ((1 - y) x - (1 + (pw - 1) y) log sigma(x)) (PyTorch's loss),
+// in a form without cancellation: with log sigma(x) = min(x, 0) - L, L = log1p(exp(-|x|)), it is
+// w ((1 - y) x + (1 + (pw - 1) y) L) for x >= 0 and w (-pw y x + (1 + (pw - 1) y) L) below, each a
+// sum of two terms of one sign for y in [0, 1] (PyTorch's own form loses L, 3.7e-44 at
+// x = -100, y = 0, to the cancellation of x against log sigma(x)). Without posWeight, pw = 1 and
+// the factor of L is 1 (not computed as 1 + 0 y, which is NaN for an infinite y).
 template <class O, bool kPosWeight>
 typename O::V BceLogitsTerm(typename O::V x, typename O::V y, typename O::V w, typename O::V pw) {
   using V = typename O::V;
   const V one = O::Set(1.0f);
-  const V log_sigmoid = LogSigmoid<O>(x);
-  V loss;
+  const V softplus = SoftplusTail<O>(x);
+  V lead;
+  V tail;
   if constexpr (kPosWeight) {
-    loss = (one - y) * x - ((pw - one) * y + one) * log_sigmoid;
+    lead = O::Select(x >= O::Set(0.0f), (one - y) * x, O::Neg((pw * y) * x));
+    tail = ((pw - one) * y + one) * softplus;
   } else {
-    loss = (one - y) * x - log_sigmoid;
+    lead = O::Select(x >= O::Set(0.0f), (one - y) * x, O::Neg(y * x));
+    tail = softplus;
   }
-  return Canonical<O>(loss * w);
+  return Canonical<O>((lead + tail) * w);
 }
 
-// BinaryCrossEntropyWithLogitsBackward: ((pw y + 1 - y) sigma(x) - pw y) g w scale, or without
-// posWeight (sigma(x) - y) g w scale.
+// BinaryCrossEntropyWithLogitsBackward: ((pw y + 1 - y) sigma(x) - pw y) g w scale (PyTorch's
+// gradient; without posWeight pw = 1, (sigma(x) - y) g w scale), as
+// ((1 - y) sigma(x) - pw y sigma(-x)) g w scale: the two sigmoids from one exp(-|x|), so that
+// neither difference rounds away a sigma(-x) far below 1 (-3 sigma(-60) = -2.6e-26 at x = 60,
+// y = 1, pw = 3, which PyTorch's form gives as 0).
 template <class O, bool kPosWeight>
 typename O::V BceLogitsGrad(typename O::V g, typename O::V x, typename O::V y, typename O::V w,
                             typename O::V pw, typename O::V scale) {
   using V = typename O::V;
-  const V sigmoid = Sigmoid<O>(x);
-  V grad;
-  if constexpr (kPosWeight) {
-    const V t = pw * y;
-    grad = ((t + O::Set(1.0f)) - y) * sigmoid - t;
-  } else {
-    grad = sigmoid - y;
-  }
+  const V one = O::Set(1.0f);
+  const V e = Exp<O>(O::Neg(O::Abs(x)));
+  const V d = one + e;
+  const auto positive = x >= O::Set(0.0f);
+  const V sigmoid = O::Select(positive, one / d, e / d);
+  const V complement = O::Select(positive, e / d, one / d);  // sigma(-x)
+  const V positive_weight = kPosWeight ? pw * y : y;
+  const V grad = (one - y) * sigmoid - positive_weight * complement;
   return Canonical<O>(((grad * g) * w) * scale);
 }
 

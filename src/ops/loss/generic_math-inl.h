@@ -109,14 +109,16 @@ typename O::V Exp(typename O::V x) {
   return O::Select(O::IsNaN(x), x, (p * scale1) * scale2);
 }
 
-// max(v, 0) and min(v, 0), a NaN v kept.
+// max(v, 0), a NaN v kept.
 template <class O>
 typename O::V PositivePart(typename O::V v) {
   return O::Select(v < O::Set(0.0f), O::Set(0.0f), v);
 }
+
+// log1p(exp(-|x|)), in (0, log 2]: what the stable forms of log(1 + exp(x)) add to max(x, 0).
 template <class O>
-typename O::V NegativePart(typename O::V v) {
-  return O::Select(v > O::Set(0.0f), O::Set(0.0f), v);
+typename O::V SoftplusTail(typename O::V x) {
+  return Log1p<O>(Exp<O>(O::Neg(O::Abs(x))));
 }
 
 // sigma(x) = 1 / (1 + exp(-x)), from e = exp(-|x|) <= 1 so that nothing overflows: 1 / (1 + e)
@@ -132,11 +134,5 @@ typename O::V Sigmoid(typename O::V x) {
 // log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)), finite wherever the result is.
 template <class O>
 typename O::V Softplus(typename O::V x) {
-  return PositivePart<O>(x) + Log1p<O>(Exp<O>(O::Neg(O::Abs(x))));
-}
-
-// log(sigma(x)) = min(x, 0) - log1p(exp(-|x|)).
-template <class O>
-typename O::V LogSigmoid(typename O::V x) {
-  return NegativePart<O>(x) - Log1p<O>(Exp<O>(O::Neg(O::Abs(x))));
+  return PositivePart<O>(x) + SoftplusTail<O>(x);
 }
