@@ -1,5 +1,5 @@
 // Bitwise the same outputs for any thread count: the work is cut from the problem alone and every
-// product runs whole on one thread (kernels/conv_tbc/gemm.h). Random float data, so that a change
+// product runs whole on one thread (core/gemm.h). Random float data, so that a change
 // of summation order would show in the last bits.
 #include <gtest/gtest.h>
 

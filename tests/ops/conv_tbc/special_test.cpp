@@ -209,7 +209,7 @@ TEST(ConvTbcSpecial, EightBitGradWeightSaturation) {
 
 // BF16 operands run on the CPU's bfloat16 products, which flush subnormal inputs and results to
 // zero; values below 2^-56 make the run fall back to float32 products, so that tiny results stay
-// what float32 arithmetic gives (kernels/conv_tbc/precision.h). Every BF16 operand tiny, and only
+// what float32 arithmetic gives (src/ops/conv/precision.h). Every BF16 operand tiny, and only
 // the weight tiny, through both the in-place and the packed paths.
 TEST(ConvTbcSpecial, TinyBf16ValuesStayExact) {
   std::mt19937 rng(10);
