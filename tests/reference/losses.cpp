@@ -107,28 +107,6 @@ Term kl_div_grad(double g, double y, bool log_target, double scale) {
   return product(-(log_target ? std::exp(y) : y) * g * scale);
 }
 
-bool broadcast(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out) {
-  size_t rank = 0;
-  for (const auto& shape : shapes) {
-    rank = std::max(rank, shape.size());
-  }
-  std::vector<int64_t> result(rank, 1);
-  for (const auto& shape : shapes) {
-    const size_t lead = rank - shape.size();
-    for (size_t d = 0; d < shape.size(); ++d) {
-      int64_t& dim = result[lead + d];
-      if (shape[d] != 1) {
-        if (dim != 1 && dim != shape[d]) {
-          return false;
-        }
-        dim = shape[d];
-      }
-    }
-  }
-  *out = result;
-  return true;
-}
-
 std::vector<Term> map_broadcast(const std::vector<const Array*>& inputs,
                                 const std::function<Term(const double*)>& f,
                                 std::vector<int64_t>* shape) {
@@ -136,13 +114,10 @@ std::vector<Term> map_broadcast(const std::vector<const Array*>& inputs,
   for (const Array* a : inputs) {
     shapes.push_back(a->shape);
   }
-  if (!broadcast(shapes, shape)) {
+  if (!broadcast_shapes(shapes, shape)) {
     std::abort();  // a test asked for inputs that do not broadcast
   }
-  int64_t count = 1;
-  for (int64_t d : *shape) {
-    count *= d;
-  }
+  const int64_t count = element_count(*shape);
   std::vector<Term> result;
   std::vector<int64_t> index(shape->size(), 0);
   std::vector<double> x(inputs.size());

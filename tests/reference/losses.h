@@ -10,6 +10,8 @@
 #include <functional>
 #include <vector>
 
+#include "reference/smooth_l1_loss.h"  // broadcast_shapes, element_count
+
 namespace oa_ref {
 
 struct Term {
@@ -39,9 +41,6 @@ struct Array {
   std::vector<int64_t> shape;
   std::vector<double> values;
 };
-
-// numpy broadcasting of the shapes; false when they do not broadcast.
-bool broadcast(const std::vector<std::vector<int64_t>>& shapes, std::vector<int64_t>* out);
 
 // f over every element of the broadcast of `inputs` (row-major), each input's element found by
 // broadcasting (a missing or size-1 dim repeats).

@@ -43,12 +43,7 @@ const OpDef& definition() {
     d.infer = variant_infer(variants);
     d.tolerance = elementwise_tolerance(variants.ops[0]);
     d.impls = variant_impls(variants);
-    d.input_values = [&d](const CallSpec& spec, int param, std::vector<double>* values) {
-      const std::string& name = d.params[static_cast<size_t>(param)].name;
-      if (name == "self" || name == "target") {
-        *values = probabilities(numel(spec.args[static_cast<size_t>(param)].tensor.shape));
-      }
-    };
+    d.input_values = probability_inputs(d, {"self", "target"});
     const auto call = [&](Shape shape, aclDataType dtype, aclDataType target, int64_t reduction) {
       return sample(d, {{"self", tensor(shape, dtype)},
                         {"target", tensor(shape, target)},

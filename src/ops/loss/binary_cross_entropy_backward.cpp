@@ -42,12 +42,7 @@ const OpDef& definition() {
                      formula_op(inputs, "out", bce_grad_formula(true), scale_params(1.0), "")});
     d.infer = variant_infer(variants);
     d.impls = variant_impls(variants);
-    d.input_values = [&d](const CallSpec& spec, int param, std::vector<double>* values) {
-      const std::string& name = d.params[static_cast<size_t>(param)].name;
-      if (name == "self" || name == "target") {
-        *values = probabilities(numel(spec.args[static_cast<size_t>(param)].tensor.shape));
-      }
-    };
+    d.input_values = probability_inputs(d, {"self", "target"});
     const auto call = [&](Shape g, Shape x, Shape y, aclDataType tx, aclDataType other,
                           int64_t reduction) {
       return sample(d, {{"gradOutput", tensor(std::move(g), other)},

@@ -55,14 +55,7 @@ const OpDef& definition() {
     };
     const Variants variants =
         by_presence(kOptional, {variant(0), variant(1), variant(2), variant(3)});
-    const auto infer = variant_infer(variants);
-    d.infer = [infer](const OpDef& def, CallSpec* spec) {
-      if (!infer(def, spec)) {
-        return false;
-      }
-      arg_of(def, spec, "out")->tensor.dtype = arg_of(def, spec, "target")->tensor.dtype;
-      return true;
-    };
+    d.infer = variant_infer(variants, "out", "target");
     d.tolerance = elementwise_tolerance(variants.ops[0]);
     d.impls = variant_impls(variants);
     const auto call = [&](Shape shape, aclDataType dtype, aclDataType target, int64_t reduction) {

@@ -91,4 +91,16 @@ std::function<bool(const OpDef&, CallSpec*)> variant_infer(const Variants& varia
   };
 }
 
+std::function<bool(const OpDef&, CallSpec*)> variant_infer(const Variants& variants,
+                                                           std::string output, std::string source) {
+  const auto infer = variant_infer(variants);
+  return [infer, output, source](const OpDef& def, CallSpec* spec) {
+    if (!infer(def, spec)) {
+      return false;
+    }
+    arg_of(def, spec, output)->tensor.dtype = arg_of(def, spec, source)->tensor.dtype;
+    return true;
+  };
+}
+
 }  // namespace oa::loss

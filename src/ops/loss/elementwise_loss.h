@@ -49,4 +49,8 @@ std::vector<Impl> variant_impls(const Variants& variants);
 // OpDef::infer: the call's variant's output (core's elementwise_infer).
 std::function<bool(const OpDef&, CallSpec*)> variant_infer(const Variants& variants);
 
+// variant_infer with `output` given the dtype of input `source` (BCE with logits: target's).
+std::function<bool(const OpDef&, CallSpec*)> variant_infer(const Variants& variants,
+                                                           std::string output, std::string source);
+
 }  // namespace oa::loss

@@ -54,13 +54,8 @@ const OpDef& definition() {
     d.infer = variant_infer(variants);
     d.tolerance = elementwise_tolerance(variants.ops[0]);
     d.impls = variant_impls(variants);
-    d.input_values = [&d](const CallSpec& spec, int param, std::vector<double>* values) {
-      // Probabilities (zeros among them) where target is not a logarithm.
-      if (d.params[static_cast<size_t>(param)].name == "target" &&
-          arg_of(d, spec, "logTarget").integer == 0) {
-        *values = probabilities(numel(spec.args[static_cast<size_t>(param)].tensor.shape));
-      }
-    };
+    // Probabilities (zeros among them) where target is not a logarithm.
+    d.input_values = probability_inputs(d, {"target"}, "logTarget");
     const auto call = [&](Shape x, aclDataType tx, Shape y, aclDataType ty, int64_t reduction,
                           bool log_target) {
       return sample(d, {{"self", tensor(std::move(x), tx)},

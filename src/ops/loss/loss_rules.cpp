@@ -500,17 +500,28 @@ Check only_with(Check check, std::string optional) {
   return check;
 }
 
-std::vector<double> probabilities(int64_t count) {
-  std::vector<double> values(static_cast<size_t>(count));
-  uint32_t state = 12345;
-  for (int64_t k = 0; k < count; ++k) {
-    state = state * 1664525u + 1013904223u;
-    const int64_t kind = k % 11;
-    values[static_cast<size_t>(k)] = kind == 0   ? 0.0
-                                     : kind == 1 ? 1.0
-                                                 : static_cast<double>(state >> 8) / 16777216.0;
+std::function<void(const CallSpec&, int, std::vector<double>*)> probability_inputs(
+    const OpDef& def, const rules::Names& names, const std::string& unless) {
+  std::vector<int> params;
+  for (const std::string& name : names) {
+    params.push_back(def.param_index(name));
   }
-  return values;
+  const int flag = unless.empty() ? -1 : def.param_index(unless);
+  return [params, flag](const CallSpec& spec, int param, std::vector<double>* values) {
+    if (std::find(params.begin(), params.end(), param) == params.end() ||
+        (flag >= 0 && spec.args[static_cast<size_t>(flag)].integer != 0)) {
+      return;
+    }
+    uint32_t state = 12345;
+    const int64_t count = numel(spec.args[static_cast<size_t>(param)].tensor.shape);
+    for (int64_t k = 0; k < count; ++k) {
+      state = state * 1664525u + 1013904223u;
+      const int64_t kind = k % 11;
+      values->push_back(kind == 0   ? 0.0
+                        : kind == 1 ? 1.0
+                                    : static_cast<double>(state >> 8) / 16777216.0);
+    }
+  };
 }
 
 Check disjoint_output(std::string output, rules::Names inputs, bool one_element) {

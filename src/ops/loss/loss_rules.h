@@ -64,9 +64,11 @@ Violation dtype_violation(std::string name, aclDataType dtype);
 // then); its violations apply to samples that have it.
 Check only_with(Check check, std::string optional);
 
-// Values in [0, 1] for a probability input of `count` elements, 0 and 1 among them (a fixed
-// pattern: the conformance test's data must be valid for the op).
-std::vector<double> probabilities(int64_t count);
+// OpDef::input_values of def: probabilities (a fixed pattern in [0, 1], 0 and 1 among them) for
+// the named inputs, where the conformance test's random data would not be valid; with `unless`,
+// only in the calls whose flag of that name is false.
+std::function<void(const CallSpec&, int, std::vector<double>*)> probability_inputs(
+    const OpDef& def, const rules::Names& names, const std::string& unless = "");
 
 // ArgSpec of parameter `name` in a call of def.
 ArgSpec* arg_of(const OpDef& def, CallSpec* spec, const std::string& name);

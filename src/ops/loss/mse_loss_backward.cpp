@@ -6,6 +6,7 @@
 #include "core/op/build.h"
 #include "ops/loss/elementwise_loss.h"
 #include "ops/loss/loss_rules.h"
+#include "ops/loss/samples.h"
 
 namespace oa::loss {
 namespace {
@@ -37,22 +38,7 @@ const OpDef& definition() {
         single(formula_op(inputs, "out", mse_grad_formula(), scale_params(2.0), ""));
     d.infer = variant_infer(variants);
     d.impls = variant_impls(variants);
-    const auto same = [&](Shape g, Shape x, Shape y, aclDataType dtype, int64_t reduction) {
-      return sample(d, {{"gradOutput", tensor(std::move(g), dtype)},
-                        {"self", tensor(std::move(x), dtype)},
-                        {"target", tensor(std::move(y), dtype)},
-                        {"reduction", integer(reduction)}});
-    };
-    d.samples = {
-        same({2, 67}, {2, 67}, {2, 67}, ACL_FLOAT, 0),
-        same({}, {4, 1, 37}, {5, 37}, ACL_FLOAT16, 1),
-        same({}, {3, 70}, {3, 70}, ACL_BF16, 2),
-        same({2, 1, 3, 39}, {1, 2, 3, 39}, {2, 2, 1, 39}, ACL_FLOAT, 0),
-        with_dtype(d, same({}, {3, 45}, {45}, ACL_FLOAT16, 1), "out", ACL_FLOAT),
-        with_dtype(d, same({6, 40}, {6, 40}, {6, 40}, ACL_FLOAT, 0), "out", ACL_BF16),
-        same({}, {}, {}, ACL_FLOAT, 1),
-        same({0, 3}, {0, 3}, {3}, ACL_FLOAT, 0),
-    };
+    d.samples = gradient_samples(d, "out", true);
     return d;
   }();
   return def;

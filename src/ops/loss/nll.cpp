@@ -163,30 +163,33 @@ void store_double(const View& v, double value) {
   store_float(v.dtype, static_cast<float>(value), v.data, 0);
 }
 
-void target_values(const OpDef& def, const CallSpec& spec, int param, std::vector<double>* values) {
-  if (def.params[static_cast<size_t>(param)].name != "target") {
-    return;
-  }
-  const auto arg = [&](const char* name) {
-    return spec.args[static_cast<size_t>(def.param_index(name))];
+std::function<void(const CallSpec&, int, std::vector<double>*)> target_values(const OpDef& def) {
+  const auto at = [&def](const char* name) { return static_cast<size_t>(def.param_index(name)); };
+  const size_t target_at = at("target");
+  const size_t self_at = at("self");
+  const size_t ignore_at = at("ignoreIndex");
+  return [=](const CallSpec& spec, int param, std::vector<double>* values) {
+    if (static_cast<size_t>(param) != target_at) {
+      return;
+    }
+    const TensorSpec& self = spec.args[self_at].tensor;
+    const TensorSpec& target = spec.args[target_at].tensor;
+    const int64_t classes = self.shape.size() == 1 ? self.shape[0] : self.shape[1];
+    const int64_t ignore = spec.args[ignore_at].integer;
+    const bool ignorable = target.dtype == ACL_UINT8 ? ignore >= 0 && ignore <= 255
+                           : target.dtype == ACL_INT32
+                               ? ignore >= std::numeric_limits<int32_t>::min() &&
+                                     ignore <= std::numeric_limits<int32_t>::max()
+                               : true;
+    if (classes == 0 && !ignorable) {
+      return;  // no valid target exists
+    }
+    const int64_t count = numel(target.shape);
+    for (int64_t k = 0; k < count; ++k) {
+      const bool ignored = ignorable && (k % 7 == 3 || classes == 0);
+      values->push_back(static_cast<double>(ignored ? ignore : (k * 5 + 2) % classes));
+    }
   };
-  const TensorSpec& self = arg("self").tensor;
-  const TensorSpec& target = arg("target").tensor;
-  const int64_t classes = self.shape.size() == 1 ? self.shape[0] : self.shape[1];
-  const int64_t ignore = arg("ignoreIndex").integer;
-  const bool ignorable = target.dtype == ACL_UINT8 ? ignore >= 0 && ignore <= 255
-                         : target.dtype == ACL_INT32
-                             ? ignore >= std::numeric_limits<int32_t>::min() &&
-                                   ignore <= std::numeric_limits<int32_t>::max()
-                             : true;
-  if (classes == 0 && !ignorable) {
-    return;  // no valid target exists
-  }
-  const int64_t count = numel(target.shape);
-  for (int64_t k = 0; k < count; ++k) {
-    const bool ignored = ignorable && (k % 7 == 3 || classes == 0);
-    values->push_back(static_cast<double>(ignored ? ignore : (k * 5 + 2) % classes));
-  }
 }
 
 }  // namespace oa::loss::nll

@@ -12,10 +12,15 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "core/op/definition.h"
 
 namespace oa::loss::nll {
+
+// The target dtypes the NLL losses take.
+inline const DtypeSet kTargetDtypes = {ACL_INT64, ACL_UINT8, ACL_INT32};
 
 // A tensor's elements by row index (n, h, w) and class c: strides in elements, 0 on a dim the
 // tensor does not have (a one-element tensor has all four 0).
@@ -90,8 +95,8 @@ Impl forward_reference(bool two_d);
 Impl backward_fast(bool two_d);
 Impl backward_reference(bool two_d);
 
-// Target values for a definition's samples: classes cycling through [0, C), every seventh
+// OpDef::input_values of def: targets cycling through the classes [0, C), every seventh
 // ignoreIndex where the target's dtype can hold it.
-void target_values(const OpDef& def, const CallSpec& spec, int param, std::vector<double>* values);
+std::function<void(const CallSpec&, int, std::vector<double>*)> target_values(const OpDef& def);
 
 }  // namespace oa::loss::nll

@@ -11,15 +11,13 @@
 namespace oa::loss {
 namespace {
 
-const DtypeSet kTargetDtypes = {ACL_INT64, ACL_UINT8, ACL_INT32};
-
 const OpDef& definition() {
   static const OpDef def = [] {
     using namespace build;
     OpDef d("NLLLoss", "aclnnop/aclnn_nll_loss.h",
             "negative log likelihood of log-probabilities at target classes");
     d.params = {input("self", kFloatDtypes, "[N, C] or [C] log-probabilities"),
-                input("target", kTargetDtypes, "[N] (or 0-d for self [C]): classes in [0, C)"),
+                input("target", nll::kTargetDtypes, "[N] (or 0-d for self [C]): classes in [0, C)"),
                 input("weight", kFloatDtypes, "[C], self's dtype"),
                 reduction(),
                 integer("ignoreIndex", "a target value that contributes nothing", {}, -100),
@@ -34,7 +32,7 @@ const OpDef& definition() {
         computed_dtypes({}, {"out", "totalWeightOut"}, "DOUBLE and complex outputs"),
         violated_together(rules::dtype_in({"self"}, kFloatDtypes), {"self", "weight"},
                           {"self dtype must be one of", "got INT16"}),
-        rules::dtype_in({"target"}, kTargetDtypes),
+        rules::dtype_in({"target"}, nll::kTargetDtypes),
         rules::named_value("reduction"),
         rules::rank_in({"self"}, 1, 2),
         rules::rank_in({"target"}, 0, 1),
@@ -54,9 +52,7 @@ const OpDef& definition() {
       arg_of(def, spec, "totalWeightOut")->tensor = {Shape{}, self.dtype};
       return true;
     };
-    d.input_values = [&d](const CallSpec& spec, int param, std::vector<double>* values) {
-      nll::target_values(d, spec, param, values);
-    };
+    d.input_values = nll::target_values(d);
     d.tolerance = [](const OpDef&, const CallSpec&) { return Tolerance{1e-6, 1e-6}; };
     d.impls = {nll::forward_fast(false), nll::forward_reference(false)};
     const auto call = [&](Shape self, aclDataType dtype, aclDataType target, int64_t reduction,

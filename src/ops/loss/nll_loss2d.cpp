@@ -11,15 +11,13 @@
 namespace oa::loss {
 namespace {
 
-const DtypeSet kTargetDtypes = {ACL_INT64, ACL_UINT8, ACL_INT32};
-
 const OpDef& definition() {
   static const OpDef def = [] {
     using namespace build;
     OpDef d("NLLLoss2d", "aclnnop/aclnn_nll_loss2d.h",
             "negative log likelihood of [N, C, H, W] log-probabilities at target classes");
     d.params = {input("self", kFloatDtypes, "[N, C, H, W] log-probabilities"),
-                input("target", kTargetDtypes, "[N, H, W]: classes in [0, C)"),
+                input("target", nll::kTargetDtypes, "[N, H, W]: classes in [0, C)"),
                 input("weight", kFloatDtypes, "[C], self's dtype"),
                 reduction(),
                 integer("ignoreIndex", "a target value that contributes nothing", {}, -100),
@@ -33,7 +31,7 @@ const OpDef& definition() {
         can_cast({"self"}, "out"),
         can_cast({"self"}, "totalWeightOut"),
         computed_dtypes({}, {"out", "totalWeightOut"}, "DOUBLE and complex outputs"),
-        rules::dtype_in({"target"}, kTargetDtypes),
+        rules::dtype_in({"target"}, nll::kTargetDtypes),
         rules::named_value("reduction"),
         rules::rank_in({"self"}, 4, 4),
         nll::class_weight(),
@@ -53,9 +51,7 @@ const OpDef& definition() {
       arg_of(def, spec, "totalWeightOut")->tensor = {Shape{}, self.dtype};
       return true;
     };
-    d.input_values = [&d](const CallSpec& spec, int param, std::vector<double>* values) {
-      nll::target_values(d, spec, param, values);
-    };
+    d.input_values = nll::target_values(d);
     d.tolerance = [](const OpDef&, const CallSpec&) { return Tolerance{1e-6, 1e-6}; };
     d.impls = {nll::forward_fast(true), nll::forward_reference(true)};
     const auto call = [&](Shape self, aclDataType dtype, aclDataType target, int64_t reduction,

@@ -11,8 +11,6 @@
 namespace oa::loss {
 namespace {
 
-const DtypeSet kTargetDtypes = {ACL_INT64, ACL_UINT8, ACL_INT32};
-
 const OpDef& definition() {
   static const OpDef def = [] {
     using namespace build;
@@ -21,7 +19,7 @@ const OpDef& definition() {
     d.params = {input("gradOutput", kFloatDtypes,
                       "target's shape (reduction none), else one element; self's dtype"),
                 input("self", kFloatDtypes, "[N, C, H, W]"),
-                input("target", kTargetDtypes, "[N, H, W]: classes in [0, C)"),
+                input("target", nll::kTargetDtypes, "[N, H, W]: classes in [0, C)"),
                 input("weight", kFloatDtypes, "[C], self's dtype"),
                 reduction(),
                 integer("ignoreIndex", "a target value that contributes nothing", {}, -100),
@@ -34,7 +32,7 @@ const OpDef& definition() {
         rules::not_null({"gradOutput", "self", "target", "weight", "out", "totalWeight"}),
         rules::dtype_in({"self"}, kFloatDtypes),
         rules::same_dtype({"gradOutput", "weight", "out", "totalWeight"}, "self"),
-        rules::dtype_in({"target"}, kTargetDtypes),
+        rules::dtype_in({"target"}, nll::kTargetDtypes),
         nll::per_row("gradOutput", true, true),
         rules::rank_in({"self"}, 4, 4),
         rules::rank_in({"target"}, 3, 3),
@@ -51,9 +49,7 @@ const OpDef& definition() {
       arg_of(def, spec, "out")->tensor = {self.shape, self.dtype};
       return true;
     };
-    d.input_values = [&d](const CallSpec& spec, int param, std::vector<double>* values) {
-      nll::target_values(d, spec, param, values);
-    };
+    d.input_values = nll::target_values(d);
     d.impls = {nll::backward_fast(true), nll::backward_reference(true)};
     const auto call = [&](Shape self, aclDataType dtype, aclDataType target, int64_t reduction,
                           int64_t ignore) {

@@ -11,8 +11,6 @@
 namespace oa::loss {
 namespace {
 
-const DtypeSet kTargetDtypes = {ACL_INT64, ACL_UINT8, ACL_INT32};
-
 const OpDef& definition() {
   static const OpDef def = [] {
     using namespace build;
@@ -21,7 +19,7 @@ const OpDef& definition() {
     d.params = {
         input("gradOutput", kFloatDtypes, "[N] (reduction none, self [N, C]), else one element"),
         input("self", kFloatDtypes, "[N, C] or [C]"),
-        input("target", kTargetDtypes, "[N] (or 0-d for self [C]): classes in [0, C)"),
+        input("target", nll::kTargetDtypes, "[N] (or 0-d for self [C]): classes in [0, C)"),
         input("weight", kFloatDtypes, "[C], self's dtype"),
         reduction(),
         integer("ignoreIndex", "a target value that contributes nothing", {}, -100),
@@ -38,7 +36,7 @@ const OpDef& definition() {
         violated_together(rules::dtype_in({"self"}, kFloatDtypes),
                           {"self", "weight", "gradOutput", "totalWeight"},
                           {"self dtype must be one of", "got INT16"}),
-        rules::dtype_in({"target"}, kTargetDtypes),
+        rules::dtype_in({"target"}, nll::kTargetDtypes),
         rules::named_value("reduction"),
         rules::rank_in({"self"}, 1, 2),
         rules::rank_in({"target"}, 0, 1),
@@ -55,9 +53,7 @@ const OpDef& definition() {
       arg_of(def, spec, "out")->tensor = {self.shape, self.dtype};
       return true;
     };
-    d.input_values = [&d](const CallSpec& spec, int param, std::vector<double>* values) {
-      nll::target_values(d, spec, param, values);
-    };
+    d.input_values = nll::target_values(d);
     d.impls = {nll::backward_fast(false), nll::backward_reference(false)};
     const auto call = [&](Shape self, aclDataType dtype, aclDataType target, int64_t reduction,
                           int64_t ignore) {

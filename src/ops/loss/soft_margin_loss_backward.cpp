@@ -7,6 +7,7 @@
 #include "core/op/build.h"
 #include "ops/loss/elementwise_loss.h"
 #include "ops/loss/loss_rules.h"
+#include "ops/loss/samples.h"
 
 namespace oa::loss {
 namespace {
@@ -34,23 +35,7 @@ const OpDef& definition() {
         single(formula_op(inputs, "out", soft_margin_grad_formula(), scale_params(1.0), ""));
     d.infer = variant_infer(variants);
     d.impls = variant_impls(variants);
-    const auto call = [&](Shape g, aclDataType tg, Shape x, aclDataType tx, Shape y, aclDataType ty,
-                          int64_t reduction) {
-      return sample(d, {{"gradOutput", tensor(std::move(g), tg)},
-                        {"self", tensor(std::move(x), tx)},
-                        {"target", tensor(std::move(y), ty)},
-                        {"reduction", integer(reduction)}});
-    };
-    d.samples = {
-        call({2, 67}, ACL_FLOAT, {2, 67}, ACL_FLOAT, {2, 67}, ACL_FLOAT, 0),
-        call({}, ACL_BF16, {4, 1, 37}, ACL_FLOAT16, {5, 37}, ACL_FLOAT, 1),
-        call({}, ACL_BF16, {3, 70}, ACL_BF16, {3, 70}, ACL_BF16, 2),
-        call({2, 1, 3, 39}, ACL_FLOAT16, {1, 2, 3, 39}, ACL_FLOAT16, {2, 2, 1, 39}, ACL_FLOAT16, 0),
-        with_dtype(d, call({}, ACL_FLOAT, {2, 45}, ACL_FLOAT16, {2, 1}, ACL_FLOAT, 2), "out",
-                   ACL_FLOAT16),
-        call({}, ACL_FLOAT, {}, ACL_FLOAT, {}, ACL_FLOAT16, 1),
-        call({2, 0}, ACL_FLOAT, {2, 0}, ACL_FLOAT, {2, 0}, ACL_FLOAT, 0),
-    };
+    d.samples = gradient_samples(d, "out", false);
     return d;
   }();
   return def;

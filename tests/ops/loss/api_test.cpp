@@ -41,16 +41,20 @@ using Tensors = std::function<aclTensor*(const char*)>;
 using Phase1 = std::function<aclnnStatus(const Tensors&, uint64_t*, aclOpExecutor**)>;
 using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 
-// Runs spec through the definition and through the C entry points, on the same inputs: the same
-// status and output bits.
+// Runs spec through the definition and through the C entry points, on the same inputs (random,
+// then changed by `prepare` where given): the same status and output bits.
 void expect_same_as_definition(const char* op, const oa::CallSpec& spec, const Phase1& phase1,
-                               Phase2 phase2) {
+                               Phase2 phase2,
+                               const std::function<void(oa_test::TestCall*)>& prepare = nullptr) {
   const oa::OpDef& def = def_of(op);
   std::vector<std::vector<uint64_t>> bits[2];
   for (int route = 0; route < 2; ++route) {
     oa_test::TestCall call(def, spec);
     std::mt19937_64 rng(9);
     call.fill_inputs([&](aclDataType dtype) { return normal_value(rng, dtype, false); });
+    if (prepare) {
+      prepare(&call);
+    }
     if (route == 0) {
       ASSERT_EQ(call.run(), ACLNN_SUCCESS) << op << ": " << aclGetRecentErrMsg();
     } else {
@@ -204,41 +208,18 @@ TEST(LossApi, EveryEntryPointMatchesItsDefinition) {
       aclnnKlDivBackward);
 }
 
-// The NLL losses' targets must be classes: filled here, not drawn.
-void expect_nll_same_as_definition(const char* op, const oa::CallSpec& spec, const Phase1& phase1,
-                                   Phase2 phase2) {
-  const oa::OpDef& def = def_of(op);
-  std::vector<std::vector<uint64_t>> bits[2];
-  for (int route = 0; route < 2; ++route) {
-    oa_test::TestCall call(def, spec);
-    std::mt19937_64 rng(9);
-    call.fill_inputs([&](aclDataType dtype) { return normal_value(rng, dtype, false); });
-    std::vector<double> targets(static_cast<size_t>(call.tensor("target")->numel()));
-    for (size_t k = 0; k < targets.size(); ++k) {
-      targets[k] = static_cast<double>(k % 3);
-    }
-    call.tensor("target")->write(targets);
-    if (route == 0) {
-      ASSERT_EQ(call.run(), ACLNN_SUCCESS) << op << ": " << aclGetRecentErrMsg();
-    } else {
-      uint64_t size = 0;
-      aclOpExecutor* executor = nullptr;
-      const Tensors tensors = [&](const char* name) { return call.tensor(name)->get(); };
-      ASSERT_EQ(phase1(tensors, &size, &executor), ACLNN_SUCCESS)
-          << op << ": " << aclGetRecentErrMsg();
-      oa_test::DeviceBuffer workspace(std::max<uint64_t>(size, 1));
-      ASSERT_EQ(phase2(size > 0 ? workspace.get() : nullptr, size, executor, nullptr),
-                ACLNN_SUCCESS)
-          << op << ": " << aclGetRecentErrMsg();
-    }
-    bits[route] = call.output_bits();
+// The NLL losses' targets must be classes: 0, 1, 2, ... cycling.
+void classes(oa_test::TestCall* call) {
+  std::vector<double> targets(static_cast<size_t>(call->tensor("target")->numel()));
+  for (size_t k = 0; k < targets.size(); ++k) {
+    targets[k] = static_cast<double>(k % 3);
   }
-  EXPECT_EQ(bits[0], bits[1]) << op;
+  call->tensor("target")->write(targets);
 }
 
 TEST(LossApi, NllEntryPointsMatchTheirDefinitions) {
   using T = const Tensors&;
-  expect_nll_same_as_definition(
+  expect_same_as_definition(
       "NLLLoss",
       sample(def_of("NLLLoss"), {{"self", tensor({6, 40})},
                                  {"target", tensor({6}, ACL_INT64)},
@@ -249,8 +230,8 @@ TEST(LossApi, NllEntryPointsMatchTheirDefinitions) {
         return aclnnNLLLossGetWorkspaceSize(t("self"), t("target"), t("weight"), 1, 2, t("out"),
                                             t("totalWeightOut"), ws, ex);
       },
-      aclnnNLLLoss);
-  expect_nll_same_as_definition(
+      aclnnNLLLoss, classes);
+  expect_same_as_definition(
       "NLLLossBackward",
       sample(def_of("NLLLossBackward"), {{"gradOutput", tensor({6})},
                                          {"self", tensor({6, 40})},
@@ -264,8 +245,8 @@ TEST(LossApi, NllEntryPointsMatchTheirDefinitions) {
                                                     t("weight"), 0, 2, t("totalWeight"), t("out"),
                                                     ws, ex);
       },
-      aclnnNLLLossBackward);
-  expect_nll_same_as_definition(
+      aclnnNLLLossBackward, classes);
+  expect_same_as_definition(
       "NLLLoss2d",
       sample(def_of("NLLLoss2d"), {{"self", tensor({2, 4, 3, 5})},
                                    {"target", tensor({2, 3, 5}, ACL_UINT8)},
@@ -276,8 +257,8 @@ TEST(LossApi, NllEntryPointsMatchTheirDefinitions) {
         return aclnnNLLLoss2dGetWorkspaceSize(t("self"), t("target"), t("weight"), 0, 1, t("out"),
                                               t("totalWeightOut"), ws, ex);
       },
-      aclnnNLLLoss2d);
-  expect_nll_same_as_definition(
+      aclnnNLLLoss2d, classes);
+  expect_same_as_definition(
       "NLLLoss2dBackward",
       sample(def_of("NLLLoss2dBackward"), {{"gradOutput", tensor({})},
                                            {"self", tensor({2, 4, 3, 5})},
@@ -291,7 +272,7 @@ TEST(LossApi, NllEntryPointsMatchTheirDefinitions) {
                                                       t("weight"), 2, 1, t("totalWeight"), t("out"),
                                                       ws, ex);
       },
-      aclnnNLLLoss2dBackward);
+      aclnnNLLLoss2dBackward, classes);
 }
 
 // Phase 1 of spec: its status and message.

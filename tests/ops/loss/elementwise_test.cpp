@@ -60,7 +60,7 @@ std::vector<Term> expected(const Case& c, const Called& r) {
     shapes.push_back(a->shape);
   }
   Shape shape;
-  oa_ref::broadcast(shapes, &shape);
+  oa_ref::broadcast_shapes(shapes, &shape);
   const int64_t reduction = r.integer("reduction");
   const double scale = c.gradient ? gradient_scale(shape, reduction) : 1.0;
   const auto f = [&](const double* in) {
@@ -131,7 +131,7 @@ oa::CallSpec backward_spec(const oa::OpDef& def, std::mt19937_64& rng, bool same
                            const char* output) {
   const auto [x, y] = two_shapes(rng, true);
   Shape shape;
-  oa_ref::broadcast({x, y}, &shape);
+  oa_ref::broadcast_shapes({x, y}, &shape);
   const int64_t reduction = static_cast<int64_t>(rng() % 3);
   const Shape g = reduction == 0 ? broadcast_part(rng, shape) : Shape{};
   const aclDataType dtype = random_float_type(rng);
@@ -423,7 +423,7 @@ std::vector<Term> kl_div_backward_expected(const Called& r) {
   const Array x = r.input("self");
   const Array y = r.input("target");
   Shape shape;
-  oa_ref::broadcast({x.shape, y.shape}, &shape);
+  oa_ref::broadcast_shapes({x.shape, y.shape}, &shape);
   const int64_t reduction = r.integer("reduction");
   double scale = 1.0;
   if (reduction == 1) {
@@ -458,7 +458,7 @@ TEST(LossElementwise, KlDivBackward) {
   for (int i = 0; i < 1000 && !HasFailure(); ++i) {
     const auto [x, y] = two_shapes(rng, true);
     Shape shape;
-    oa_ref::broadcast({x, y}, &shape);
+    oa_ref::broadcast_shapes({x, y}, &shape);
     const int64_t reductions[] = {0, 1, 2, 3, 6};
     const int64_t reduction = reductions[rng() % 5];
     oa::CallSpec spec = sample(
