@@ -10,6 +10,7 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "core/dtype.h"
+#include "core/op/bind.h"
 #include "session.h"
 
 namespace oa::python {
@@ -66,44 +67,6 @@ std::optional<Failure> make_tensor(const TensorSpec& view, int64_t storage_eleme
   tensor->reset(made);
   return std::nullopt;
 }
-
-// The array handles of a call's attributes, owned for the call.
-class Attributes {
- public:
-  Arg arg(const Param& p, const ArgSpec& value) {
-    switch (p.kind) {
-      case ParamKind::integer:
-      case ParamKind::flag:
-        return Arg(value.integer);
-      case ParamKind::real:
-        return Arg(value.real);
-      case ParamKind::int_array: {
-        if (value.null) {
-          return Arg(static_cast<const aclIntArray*>(nullptr));
-        }
-        ints_.emplace_back(aclCreateIntArray(value.ints.data(), value.ints.size()),
-                           aclDestroyIntArray);
-        return Arg(static_cast<const aclIntArray*>(ints_.back().get()));
-      }
-      case ParamKind::bool_array: {
-        if (value.null) {
-          return Arg(static_cast<const void*>(nullptr));
-        }
-        std::unique_ptr<bool[]> values(new bool[value.bools.size() + 1]);
-        std::copy(value.bools.begin(), value.bools.end(), values.get());
-        bools_.emplace_back(aclCreateBoolArray(values.get(), value.bools.size()),
-                            aclDestroyBoolArray);
-        return Arg(static_cast<const void*>(bools_.back().get()));
-      }
-      default:
-        return Arg(static_cast<const void*>(nullptr));
-    }
-  }
-
- private:
-  std::vector<std::unique_ptr<aclIntArray, aclnnStatus (*)(const aclIntArray*)>> ints_;
-  std::vector<std::unique_ptr<aclBoolArray, aclnnStatus (*)(const aclBoolArray*)>> bools_;
-};
 
 // Both phases, on the default stream, with a workspace of the size phase 1 asks for. With `impl`
 // set, a plan that chose another implementation is not run.
@@ -411,16 +374,14 @@ py::tuple call_operator(const OpDef& def, const py::list& args, const std::strin
       failed = device.place(hosts);
     }
     if (!failed) {
-      Attributes attributes;
-      std::vector<Arg> call_args;
+      std::vector<const aclTensor*> tensors(def.params.size(), nullptr);
       for (size_t i = 0; i < def.params.size(); ++i) {
-        if (is_tensor(def.params[i].kind)) {
-          call_args.emplace_back(host_of[i] < 0 ? nullptr : device.tensor(host_of[i]));
-        } else {
-          call_args.push_back(attributes.arg(def.params[i], spec.args[i]));
+        if (is_tensor(def.params[i].kind) && host_of[i] >= 0) {
+          tensors[i] = device.tensor(host_of[i]);
         }
       }
-      failed = run_phases(def, call_args, impl);
+      const CallArgs call_args(def, spec, tensors);
+      failed = run_phases(def, call_args.args(), impl);
     }
     if (!failed) {
       failed = device.copy_back(hosts);
@@ -468,16 +429,10 @@ py::object run_sample(const OpDef& def, size_t index, const py::list& storages,
       }
     }
     std::vector<TensorPtr> tensors;
-    Attributes attributes;
-    std::vector<Arg> call_args;
+    std::vector<const aclTensor*> tensor_of(n, nullptr);
     for (size_t i = 0; i < n && !failed; ++i) {
       const ArgSpec& arg = spec.args[i];
-      if (!is_tensor(def.params[i].kind)) {
-        call_args.push_back(attributes.arg(def.params[i], arg));
-        continue;
-      }
-      if (arg.null) {
-        call_args.emplace_back(static_cast<const aclTensor*>(nullptr));
+      if (!is_tensor(def.params[i].kind) || arg.null) {
         continue;
       }
       // A view sharing another parameter's storage starts where that one's storage does.
@@ -486,10 +441,11 @@ py::object run_sample(const OpDef& def, size_t index, const py::list& storages,
       failed = make_tensor(arg.tensor,
                            static_cast<int64_t>(bytes[owner]) / itemsize_of(arg.tensor.dtype),
                            memory[owner]->get(), &tensors.back());
-      call_args.emplace_back(static_cast<const aclTensor*>(tensors.back().get()));
+      tensor_of[i] = tensors.back().get();
     }
+    const CallArgs call_args(def, spec, tensor_of);
     if (!failed) {
-      failed = run_phases(def, call_args, impl);
+      failed = run_phases(def, call_args.args(), impl);
     }
     for (size_t i = 0; i < n && !failed; ++i) {
       if (memory[i]) {

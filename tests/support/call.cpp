@@ -22,58 +22,19 @@ TestCall::TestCall(const oa::OpDef& def, const oa::CallSpec& spec)
       }
     }
   }
+  std::vector<const aclTensor*> tensors(def.params.size(), nullptr);
   for (size_t i = 0; i < def.params.size(); ++i) {
-    const oa::ArgSpec& arg = spec.args[i];
-    switch (def.params[i].kind) {
-      case oa::ParamKind::input:
-      case oa::ParamKind::output:
-        args_.emplace_back(tensors_[i] ? static_cast<const aclTensor*>(tensors_[i]->get())
-                                       : static_cast<const aclTensor*>(nullptr));
-        break;
-      case oa::ParamKind::integer:
-      case oa::ParamKind::flag:
-        args_.emplace_back(arg.integer);
-        break;
-      case oa::ParamKind::real:
-        args_.emplace_back(arg.real);
-        break;
-      case oa::ParamKind::int_array: {
-        aclIntArray* array =
-            arg.null ? nullptr : aclCreateIntArray(arg.ints.data(), arg.ints.size());
-        int_arrays_.push_back(array);
-        args_.emplace_back(static_cast<const aclIntArray*>(array));
-        break;
-      }
-      case oa::ParamKind::bool_array: {
-        std::unique_ptr<bool[]> values(new bool[arg.bools.size() + 1]);
-        for (size_t k = 0; k < arg.bools.size(); ++k) {
-          values[k] = arg.bools[k];
-        }
-        aclBoolArray* array =
-            arg.null ? nullptr : aclCreateBoolArray(values.get(), arg.bools.size());
-        bool_arrays_.push_back(array);
-        args_.emplace_back(static_cast<const void*>(array));
-        break;
-      }
+    if (tensors_[i]) {
+      tensors[i] = tensors_[i]->get();
     }
   }
+  args_ = std::make_unique<oa::CallArgs>(def, spec, tensors);
 }
 
-TestCall::~TestCall() {
-  for (aclIntArray* array : int_arrays_) {
-    if (array != nullptr) {
-      aclDestroyIntArray(array);
-    }
-  }
-  for (aclBoolArray* array : bool_arrays_) {
-    if (array != nullptr) {
-      aclDestroyBoolArray(array);
-    }
-  }
-}
+TestCall::~TestCall() = default;
 
 aclnnStatus TestCall::plan(uint64_t* workspace_size, aclOpExecutor** executor) const {
-  return oa::plan_op(def_, args_, spec_.null_workspace_size ? nullptr : workspace_size,
+  return oa::plan_op(def_, args_->args(), spec_.null_workspace_size ? nullptr : workspace_size,
                      spec_.null_executor ? nullptr : executor);
 }
 

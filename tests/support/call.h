@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "core/op/bind.h"
 #include "core/op/definition.h"
 #include "support/tensor.h"
 
@@ -63,9 +64,7 @@ class TestCall {
   const oa::OpDef& def_;
   oa::CallSpec spec_;
   std::vector<std::unique_ptr<TestTensor>> tensors_;
-  std::vector<aclIntArray*> int_arrays_;
-  std::vector<aclBoolArray*> bool_arrays_;
-  std::vector<oa::Arg> args_;
+  std::unique_ptr<oa::CallArgs> args_;
 };
 
 // A random value of the kind a test draws for dtype: normals (scale 2) with a few infinities,

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/dtype.h"
-#include "ops/catalog.h"
+#include "core/op/definition.h"
 #include "test_env.h"
 #include "tool_process.h"
 
@@ -48,19 +48,24 @@ std::string param_line(const std::string& listing, const std::string& name) {
   return "";
 }
 
-TEST(ListCli, ShowsEveryCatalogParameterWithTheCheckedDtypes) {
-  for (const ops::OpInfo& op : ops::operator_catalog()) {
-    const ToolRun r = run_tool({"list", op.name});
+TEST(ListCli, ShowsEveryDefinitionsParametersChecksAndImplementations) {
+  for (const OpDef* op : definitions()) {
+    const ToolRun r = run_tool({"list", op->name});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_THAT(r.out, HasSubstr(op.name + ": " + op.summary));
-    for (const ops::OpParam& p : op.params) {
+    EXPECT_THAT(r.out, HasSubstr(op->name + ": " + op->summary));
+    for (const Param& p : op->params) {
       const std::string line = param_line(r.out, p.name);
-      ASSERT_FALSE(line.empty()) << op.name << " " << p.name << " missing in\n" << r.out;
+      ASSERT_FALSE(line.empty()) << op->name << " " << p.name << " missing in\n" << r.out;
       EXPECT_THAT(line, HasSubstr(p.rule));
-      if (p.kind != ops::ParamKind::attribute) {
+      if (is_tensor(p.kind)) {
         EXPECT_THAT(line, HasSubstr(dtype_list(p.dtypes) + ": "));
       }
     }
+    for (size_t k = 0; k < op->checks.size(); ++k) {
+      EXPECT_THAT(r.out, HasSubstr(std::to_string(k + 1) + ". " + op->checks[k].rule));
+    }
+    EXPECT_THAT(r.out, HasSubstr("implementations, in order: "));
+    EXPECT_THAT(r.out, HasSubstr("reference\n"));
   }
 }
 
@@ -85,7 +90,7 @@ TEST(ListCli, OneOperatorByLooseName) {
 TEST(ListCli, UnknownOperatorIsAUsageError) {
   const ToolRun r = run_tool({"list", "Softmax"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("unknown operator 'Softmax' (operators: SmoothL1Loss, "));
+  EXPECT_THAT(r.err, HasSubstr("unknown operator 'Softmax' (operators: AdaptiveMaxPool2d, "));
 }
 
 TEST(Cli, NoSubcommandIsAUsageError) {

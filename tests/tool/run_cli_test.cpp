@@ -143,6 +143,19 @@ TEST_F(RunCli, AdaptiveMaxPool2dForwardFeedsTheBackward) {
   EXPECT_EQ(array_values(read("gx.npy", ACL_BF16)), (std::vector<double>{0, 0.5, 0, 0, 0, 2}));
 }
 
+// DOUBLE pooling from a float64 .npy, INT64 indices out; every value exact.
+TEST_F(RunCli, Float64Pooling) {
+  const ToolRun r =
+      run_tool({"run", "AdaptiveMaxPool2d", "--output-size", "1,2", "--in",
+                "self=" + npy("x.npy", ACL_DOUBLE, {1, 2, 2}, {1, 1 + 1e-12, 5, -3}), "--out",
+                "outputOut=" + dir.file("y.npy"), "--out", "indicesOut=" + dir.file("i.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const tool::Array y = read("y.npy");
+  EXPECT_EQ(y.dtype, ACL_DOUBLE);
+  EXPECT_EQ(array_values(y), (std::vector<double>{5, 1 + 1e-12}));
+  EXPECT_EQ(array_values(read("i.npy")), (std::vector<double>{2, 1}));
+}
+
 // A failed run exits with 2, says why on stderr and leaves the folder as it was.
 class RunCliError : public RunCli {
  protected:
@@ -167,7 +180,7 @@ TEST_F(RunCliError, Int32ForwardIndicesAreRejected) {
 
 TEST_F(RunCliError, UnknownOperator) {
   expect_failure({"run", "Conv2d", "--out", "y=" + dir.file("y.npy")},
-                 "unknown operator 'Conv2d' (operators: SmoothL1Loss,");
+                 "unknown operator 'Conv2d' (operators: AdaptiveMaxPool2d,");
 }
 
 TEST_F(RunCliError, MissingInput) {
@@ -239,7 +252,7 @@ TEST_F(RunCliError, MissingOutputSize) {
   expect_failure(
       {"run", "AdaptiveMaxPool2d", "--in", "self=" + npy("x.npy", ACL_FLOAT, {1, 1, 2}, {7, 8}),
        "--out", "outputOut=" + dir.file("y.npy")},
-      "AdaptiveMaxPool2d needs --output-size H,W");
+      "AdaptiveMaxPool2d needs --output-size ((Ho, Wo)");
 }
 
 TEST_F(RunCliError, MissingFile) {

@@ -25,6 +25,13 @@ double element(const Array& array, int64_t i) {
       return oa::half_to_float(load<uint16_t>(bytes, i));
     case ACL_BF16:
       return oa::bf16_to_float(load<uint16_t>(bytes, i));
+    case ACL_DOUBLE:
+      return load<double>(bytes, i);
+    case ACL_INT8:
+      return load<int8_t>(bytes, i);
+    case ACL_UINT8:
+    case ACL_BOOL:
+      return bytes[i];
     case ACL_INT32:
       return load<int32_t>(bytes, i);
     case ACL_INT64:
@@ -44,6 +51,8 @@ double default_rtol(aclDataType dtype) {
   switch (dtype) {
     case ACL_FLOAT:
       return 1e-4;
+    case ACL_DOUBLE:
+      return 1e-8;
     case ACL_FLOAT16:
       return 1e-3;
     case ACL_BF16:

@@ -25,13 +25,14 @@ struct Array {
   int64_t numel() const;
 };
 
-// Bytes per element of the dtypes the tool handles (float32, float16, bf16, int32, int64, and the
-// 8-bit floats hif8 and e4m3fn); UsageError for any other.
+// Bytes per element of the dtypes the tool handles (float32, float16, bf16, float64, int8, uint8,
+// bool, int32, int64, and the 8-bit floats hif8 and e4m3fn); UsageError for any other.
 size_t element_size(aclDataType dtype);
 
 // The tool's dtype names: "float32" (also "f32", "float"), "float16" ("f16", "half"), "bf16"
-// ("bfloat16"), "int32", "int64", "hif8" ("hifloat8"), "e4m3fn" ("float8_e4m3fn"). UsageError
-// naming the accepted names for anything else.
+// ("bfloat16"), "float64" ("f64", "double"), "int8", "uint8", "bool", "int32", "int64", "hif8"
+// ("hifloat8"), "e4m3fn" ("float8_e4m3fn"). UsageError naming the accepted names for anything
+// else.
 aclDataType parse_dtype(const std::string& name);
 
 // The canonical name of dtype in the list above.

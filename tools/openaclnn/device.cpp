@@ -23,8 +23,9 @@ DeviceSession::~DeviceSession() {
   aclFinalize();
 }
 
-void DeviceSession::launch(const std::string& api, uint64_t workspace_size, aclOpExecutor* executor,
-                           aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
+void DeviceSession::launch(
+    const std::string& api, uint64_t workspace_size, aclOpExecutor* executor,
+    const std::function<aclnnStatus(void*, uint64_t, aclOpExecutor*, aclrtStream)>& phase2) {
   void* workspace = nullptr;
   if (workspace_size > 0) {
     check_status("aclrtMalloc (workspace)",

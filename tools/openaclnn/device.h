@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ class DeviceSession {
 
   // Runs phase 2 of an operator with a workspace of workspace_size bytes and waits for it. api
   // names the function for error messages.
-  void launch(const std::string& api, uint64_t workspace_size, aclOpExecutor* executor,
-              aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream));
+  void launch(
+      const std::string& api, uint64_t workspace_size, aclOpExecutor* executor,
+      const std::function<aclnnStatus(void*, uint64_t, aclOpExecutor*, aclrtStream)>& phase2);
 
  private:
   aclrtStream stream_ = nullptr;

@@ -119,8 +119,9 @@ struct NpyDescr {
 };
 
 constexpr NpyDescr kDescrs[] = {
-    {"<f4", ACL_FLOAT}, {"<f2", ACL_FLOAT16},  {"<i4", ACL_INT32},         {"<i8", ACL_INT64},
-    {"<u2", ACL_BF16},  {"|u1", ACL_HIFLOAT8}, {"|u1", ACL_FLOAT8_E4M3FN},
+    {"<f4", ACL_FLOAT}, {"<f2", ACL_FLOAT16},  {"<f8", ACL_DOUBLE},        {"<i4", ACL_INT32},
+    {"<i8", ACL_INT64}, {"|i1", ACL_INT8},     {"|b1", ACL_BOOL},          {"<u2", ACL_BF16},
+    {"|u1", ACL_UINT8}, {"|u1", ACL_HIFLOAT8}, {"|u1", ACL_FLOAT8_E4M3FN},
 };
 
 const char* descr_of(aclDataType dtype) {
@@ -147,8 +148,8 @@ aclDataType dtype_of(const std::string& path, const std::string& descr,
   }
   if (descr == "|u1" && !as) {
     fail(path, "holds uint8 (" + quoted +
-                   "); if these are 8-bit float bit patterns, pass --dtype NAME=hif8 or "
-                   "--dtype NAME=e4m3fn");
+                   "); pass --dtype NAME=uint8, or, if these are 8-bit float bit patterns, "
+                   "--dtype NAME=hif8 or --dtype NAME=e4m3fn");
   }
   bool known = false;
   for (const NpyDescr& entry : kDescrs) {
@@ -164,8 +165,9 @@ aclDataType dtype_of(const std::string& path, const std::string& descr,
     fail(path, "holds " + quoted + ", which cannot be read as " + dtype_label(*as));
   }
   fail(path, "unsupported dtype " + quoted +
-                 " (supported: '<f4' float32, '<f2' float16, '<i4' int32, '<i8' int64, "
-                 "'<u2' as bf16, '|u1' as hif8 or e4m3fn)");
+                 " (supported: '<f4' float32, '<f2' float16, '<f8' float64, '<i4' int32, "
+                 "'<i8' int64, '|i1' int8, '|b1' bool, '<u2' as bf16, '|u1' as uint8, hif8 or "
+                 "e4m3fn)");
 }
 
 std::string shape_tuple(const std::vector<int64_t>& shape) {

@@ -1,265 +1,211 @@
 #include "operators.h"
 
-#include <algorithm>
-#include <functional>
+#include <cctype>
+#include <cmath>
+#include <memory>
 #include <sstream>
 
-#include "aclnnop/aclnn_adaptive_max_pool2d.h"
-#include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
-#include "aclnnop/aclnn_convolution.h"
-#include "aclnnop/aclnn_convolution_backward.h"
-#include "aclnnop/aclnn_smooth_l1_loss.h"
-#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
 #include "core/dtype.h"
-#include "core/shape.h"
+#include "core/op/bind.h"
 #include "device.h"
 #include "names.h"
 
 namespace oa::tool {
 namespace {
 
-using Outputs = std::map<std::string, Array>;
-
-// What one runner needs: the call, the device, and the tensors it creates.
-struct Context {
-  explicit Context(const OpCall& c) : call(c) {}
-
-  const OpCall& call;
-  DeviceSession session;
-  DeviceTensors tensors;
-
-  const Array& in(const std::string& name) const { return call.inputs.at(name); }
-  aclTensor* upload(const std::string& name) { return tensors.upload(in(name)); }
-  // An output tensor: the user's dtype for it when given, else `implied`.
-  aclTensor* out(const std::string& name, aclDataType implied, const std::vector<int64_t>& shape) {
-    const auto given = call.out_dtypes.find(name);
-    return tensors.allocate(given == call.out_dtypes.end() ? implied : given->second, shape);
-  }
-};
-
-using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
-
-// Phase 1 has run with `status`; checks it, then runs phase 2.
-void finish(Context& ctx, const std::string& name, aclnnStatus status, uint64_t workspace_size,
-            aclOpExecutor* executor, Phase2 phase2) {
-  check_status("aclnn" + name + "GetWorkspaceSize", status);
-  ctx.session.launch("aclnn" + name, workspace_size, executor, phase2);
-}
-
-// The numpy broadcast of the shapes; the first shape when they do not broadcast (the operator's
-// check then reports it).
-std::vector<int64_t> broadcast_or_first(const std::vector<const Array*>& arrays) {
-  Shape shape = arrays.front()->shape;
-  for (const Array* a : arrays) {
-    Shape next;
-    if (!broadcast_shapes(shape, a->shape, &next)) {
-      return arrays.front()->shape;
+// The attribute's value from its text: a named value or an integer, a number, true/false, or a
+// comma-separated list.
+ArgSpec parse_attribute(const Param& p, const std::string& text) {
+  const std::string option = attribute_option(p);
+  ArgSpec arg;
+  switch (p.kind) {
+    case ParamKind::integer: {
+      for (const auto& [name, value] : p.names) {
+        if (text == name) {
+          arg.integer = value;
+          return arg;
+        }
+      }
+      std::vector<int64_t> value;
+      try {
+        value = parse_int_list(option, text);
+      } catch (const UsageError&) {
+        value.clear();  // reported below, with the names too
+      }
+      if (value.size() != 1) {
+        std::string names;
+        for (const auto& entry : p.names) {
+          names += (names.empty() ? "" : ", ") + entry.first;
+        }
+        throw UsageError(option + " expects " + (names.empty() ? "an" : names + " or an") +
+                         " integer, got '" + text + "'");
+      }
+      arg.integer = value[0];
+      return arg;
     }
-    shape = next;
+    case ParamKind::real: {
+      std::istringstream in(text);
+      in >> arg.real;
+      if (in.fail() || !in.eof()) {
+        throw UsageError(option + " expects a number, got '" + text + "'");
+      }
+      return arg;
+    }
+    case ParamKind::flag:
+      if (text == "true" || text == "1") {
+        arg.integer = 1;
+      } else if (text != "false" && text != "0") {
+        throw UsageError(option + " expects true or false, got '" + text + "'");
+      }
+      arg.flag = arg.integer != 0;
+      return arg;
+    case ParamKind::int_array:
+      arg.ints = parse_int_list(option, text);
+      return arg;
+    case ParamKind::bool_array:
+      for (const int64_t v : parse_int_list(option, text)) {
+        arg.bools.push_back(v != 0);
+      }
+      return arg;
+    default:
+      throw UsageError(option + " is not an attribute");
   }
-  return shape;
 }
 
-aclDataType promoted(const std::vector<const Array*>& arrays) {
-  aclDataType dtype = arrays.front()->dtype;
-  for (const Array* a : arrays) {
-    dtype = promote_float(dtype, a->dtype);
+std::string names_of(const OpDef& op, bool inputs) {
+  std::string names;
+  for (const Param& p : op.params) {
+    if (p.kind == (inputs ? ParamKind::input : ParamKind::output)) {
+      names += (names.empty() ? "" : ", ") + p.name;
+    }
   }
-  return dtype;
+  return names;
 }
 
-const char* const kReductionNames[] = {"none", "mean", "sum"};
-constexpr int64_t kDefaultReduction = 1;  // mean, as PyTorch's default
-constexpr float kDefaultBeta = 1.0F;
-constexpr int64_t kDefaultPad = 0;
-constexpr int64_t kDefaultCubeMathType = 0;  // KEEP_DTYPE
-
-int64_t reduction(const OpCall& call) {
-  return call.attributes.reduction.value_or(kDefaultReduction);
-}
-float beta(const OpCall& call) { return call.attributes.beta.value_or(kDefaultBeta); }
-int64_t pad(const OpCall& call) { return call.attributes.pad.value_or(kDefaultPad); }
-int8_t cube_math_type(const OpCall& call) {
-  return static_cast<int8_t>(call.attributes.cube_math_type.value_or(kDefaultCubeMathType));
-}
-
-Outputs smooth_l1_loss(Context& ctx) {
-  const Array& x = ctx.in("self");
-  const Array& y = ctx.in("target");
-  aclTensor* self = ctx.upload("self");
-  aclTensor* target = ctx.upload("target");
-  const int64_t r = reduction(ctx.call);
-  const std::vector<int64_t> shape =
-      r == 1 || r == 2 ? std::vector<int64_t>{} : broadcast_or_first({&x, &y});
-  aclTensor* result = ctx.out("result", promoted({&x, &y}), shape);
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus status =
-      aclnnSmoothL1LossGetWorkspaceSize(self, target, r, beta(ctx.call), result, &ws, &exec);
-  finish(ctx, "SmoothL1Loss", status, ws, exec, aclnnSmoothL1Loss);
-  return {{"result", ctx.tensors.download(result)}};
-}
-
-Outputs smooth_l1_loss_backward(Context& ctx) {
-  const Array& g = ctx.in("gradOutput");
-  const Array& x = ctx.in("self");
-  const Array& y = ctx.in("target");
-  aclTensor* grad_output = ctx.upload("gradOutput");
-  aclTensor* self = ctx.upload("self");
-  aclTensor* target = ctx.upload("target");
-  aclTensor* grad_input =
-      ctx.out("gradInput", promoted({&g, &x, &y}), broadcast_or_first({&g, &x, &y}));
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus status = aclnnSmoothL1LossBackwardGetWorkspaceSize(
-      grad_output, self, target, reduction(ctx.call), beta(ctx.call), grad_input, &ws, &exec);
-  finish(ctx, "SmoothL1LossBackward", status, ws, exec, aclnnSmoothL1LossBackward);
-  return {{"gradInput", ctx.tensors.download(grad_input)}};
-}
-
-// (T + 2 pad - K + 1, B, Cout) when self and weight have rank 3; otherwise self's shape (the
-// operator's rank check then reports it).
-std::vector<int64_t> conv_output_shape(const Array& x, const Array& w, int64_t pad) {
-  if (x.shape.size() != 3 || w.shape.size() != 3) {
-    return x.shape;
+// The call's arguments as the definition takes them.
+CallSpec spec_of(const OpDef& op, const OpCall& call) {
+  CallSpec spec;
+  spec.args.resize(op.params.size());
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    const Param& p = op.params[i];
+    ArgSpec& arg = spec.args[i];
+    if (p.kind == ParamKind::input) {
+      const auto given = call.inputs.find(p.name);
+      if (given == call.inputs.end()) {
+        if (!p.optional) {
+          throw UsageError(op.name + " needs --in " + p.name +
+                           "=FILE (inputs: " + names_of(op, true) + ")");
+        }
+        arg.null = true;
+      } else {
+        arg.tensor = {given->second.shape, given->second.dtype};
+      }
+    } else if (p.kind != ParamKind::output) {
+      const auto given = call.attributes.find(p.name);
+      if (given != call.attributes.end()) {
+        arg = parse_attribute(p, given->second);
+      } else if (p.has_default) {
+        arg = p.default_value;
+      } else {
+        throw UsageError(op.name + " needs " + attribute_option(p) + " (" + p.rule + ")");
+      }
+    }
   }
-  return {std::max<int64_t>(x.shape[0] + 2 * pad - w.shape[0] + 1, 0), x.shape[1], w.shape[2]};
-}
-
-Outputs conv_tbc(Context& ctx) {
-  const Array& x = ctx.in("self");
-  const Array& w = ctx.in("weight");
-  aclTensor* self = ctx.upload("self");
-  aclTensor* weight = ctx.upload("weight");
-  aclTensor* bias = ctx.upload("bias");
-  const int64_t p = pad(ctx.call);
-  aclTensor* output = ctx.out("output", x.dtype, conv_output_shape(x, w, p));
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus status = aclnnConvTbcGetWorkspaceSize(self, weight, bias, p, output,
-                                                          cube_math_type(ctx.call), &ws, &exec);
-  finish(ctx, "ConvTbc", status, ws, exec, aclnnConvTbc);
-  return {{"output", ctx.tensors.download(output)}};
-}
-
-Outputs conv_tbc_backward(Context& ctx) {
-  const Array& x = ctx.in("input");
-  const Array& w = ctx.in("weight");
-  const Array& b = ctx.in("bias");
-  aclTensor* self = ctx.upload("self");
-  aclTensor* input = ctx.upload("input");
-  aclTensor* weight = ctx.upload("weight");
-  aclTensor* bias = ctx.upload("bias");
-  aclTensor* grad_input = ctx.out("gradInput", x.dtype, x.shape);
-  aclTensor* grad_weight = ctx.out("gradWeight", w.dtype, w.shape);
-  aclTensor* grad_bias = ctx.out("gradBias", b.dtype, b.shape);
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus status = aclnnConvTbcBackwardGetWorkspaceSize(
-      self, input, weight, bias, pad(ctx.call), cube_math_type(ctx.call), grad_input, grad_weight,
-      grad_bias, &ws, &exec);
-  finish(ctx, "ConvTbcBackward", status, ws, exec, aclnnConvTbcBackward);
-  return {{"gradInput", ctx.tensors.download(grad_input)},
-          {"gradWeight", ctx.tensors.download(grad_weight)},
-          {"gradBias", ctx.tensors.download(grad_bias)}};
-}
-
-Outputs adaptive_max_pool2d(Context& ctx) {
-  const Array& x = ctx.in("self");
-  if (!ctx.call.attributes.output_size) {
-    throw UsageError("AdaptiveMaxPool2d needs --output-size H,W");
+  // Outputs as the inputs imply them; where they imply none (shapes that do not fit), the first
+  // input's shape and dtype, so that the operator's own check says what is wrong.
+  if (!op.infer || !op.infer(op, &spec)) {
+    const auto first = call.inputs.begin();
+    for (size_t i = 0; i < op.params.size(); ++i) {
+      if (op.params[i].kind == ParamKind::output && first != call.inputs.end()) {
+        spec.args[i].tensor = {first->second.shape, first->second.dtype};
+      }
+    }
   }
-  const std::vector<int64_t>& size = *ctx.call.attributes.output_size;
-  std::vector<int64_t> shape = x.shape;
-  if (shape.size() >= 2 && size.size() == 2) {
-    shape[shape.size() - 2] = size[0];
-    shape[shape.size() - 1] = size[1];
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    const auto dtype = call.out_dtypes.find(op.params[i].name);
+    if (dtype != call.out_dtypes.end()) {
+      spec.args[i].tensor.dtype = dtype->second;
+    }
   }
-  aclTensor* self = ctx.upload("self");
-  aclTensor* out = ctx.out("outputOut", x.dtype, shape);
-  aclTensor* indices = ctx.out("indicesOut", ACL_INT64, shape);
-  aclIntArray* output_size = aclCreateIntArray(size.data(), size.size());
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus status =
-      aclnnAdaptiveMaxPool2dGetWorkspaceSize(self, output_size, out, indices, &ws, &exec);
-  aclDestroyIntArray(output_size);
-  finish(ctx, "AdaptiveMaxPool2d", status, ws, exec, aclnnAdaptiveMaxPool2d);
-  return {{"outputOut", ctx.tensors.download(out)}, {"indicesOut", ctx.tensors.download(indices)}};
-}
-
-Outputs adaptive_max_pool2d_backward(Context& ctx) {
-  const Array& x = ctx.in("self");
-  aclTensor* grad_output = ctx.upload("gradOutput");
-  aclTensor* self = ctx.upload("self");
-  aclTensor* indices = ctx.upload("indices");
-  aclTensor* grad_input = ctx.out("gradInput", x.dtype, x.shape);
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus status = aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
-      grad_output, self, indices, grad_input, &ws, &exec);
-  finish(ctx, "AdaptiveMaxPool2dBackward", status, ws, exec, aclnnAdaptiveMaxPool2dBackward);
-  return {{"gradInput", ctx.tensors.download(grad_input)}};
-}
-
-using Runner = Outputs (*)(Context&);
-
-Runner runner(const std::string& name) {
-  static const std::map<std::string, Runner> runners = {
-      {"SmoothL1Loss", smooth_l1_loss},
-      {"SmoothL1LossBackward", smooth_l1_loss_backward},
-      {"ConvTbc", conv_tbc},
-      {"ConvTbcBackward", conv_tbc_backward},
-      {"AdaptiveMaxPool2d", adaptive_max_pool2d},
-      {"AdaptiveMaxPool2dBackward", adaptive_max_pool2d_backward},
-  };
-  const auto found = runners.find(name);
-  if (found == runners.end()) {
-    throw std::logic_error("openaclnn run: no runner for catalog operator " + name);
-  }
-  return found->second;
+  return spec;
 }
 
 }  // namespace
 
-std::map<std::string, Array> run_operator(const ops::OpInfo& op, const OpCall& call) {
-  const Runner run = runner(op.name);
-  Context ctx(call);
-  return run(ctx);
+std::map<std::string, Array> run_operator(const OpDef& op, const OpCall& call) {
+  const CallSpec spec = spec_of(op, call);
+  DeviceSession session;
+  DeviceTensors tensors;
+  std::vector<const aclTensor*> handles(op.params.size(), nullptr);
+  std::map<std::string, aclTensor*> outputs;
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    const Param& p = op.params[i];
+    const ArgSpec& arg = spec.args[i];
+    if (p.kind == ParamKind::input && !arg.null) {
+      handles[i] = tensors.upload(call.inputs.at(p.name));
+    } else if (p.kind == ParamKind::output) {
+      aclTensor* out = tensors.allocate(arg.tensor.dtype, arg.tensor.shape);
+      outputs[p.name] = out;
+      handles[i] = out;
+    }
+  }
+  const CallArgs args(op, spec, handles);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  check_status(op.api + "GetWorkspaceSize", plan_op(op, args.args(), &workspace_size, &executor));
+  session.launch(op.api, workspace_size, executor,
+                 [&op](void* workspace, uint64_t size, aclOpExecutor* e, aclrtStream stream) {
+                   return launch_op(op, workspace, size, e, stream);
+                 });
+  std::map<std::string, Array> results;
+  for (const auto& [name, tensor] : outputs) {
+    results[name] = tensors.download(tensor);
+  }
+  return results;
 }
 
-const ops::OpInfo& find_operator(const std::string& name) {
+const OpDef& find_operator(const std::string& name) {
   std::string known;
-  for (const ops::OpInfo& op : ops::operator_catalog()) {
-    if (loose_name(op.name) == loose_name(name) ||
-        loose_name("aclnn" + op.name) == loose_name(name)) {
-      return op;
+  for (const OpDef* op : definitions()) {
+    if (loose_name(op->name) == loose_name(name) || loose_name(op->api) == loose_name(name)) {
+      return *op;
     }
-    known += (known.empty() ? "" : ", ") + op.name;
+    known += (known.empty() ? "" : ", ") + op->name;
   }
   throw UsageError("unknown operator '" + name + "' (operators: " + known + ")");
 }
 
-std::string attribute_option(const std::string& name) {
-  static const std::map<std::string, std::string> options = {
-      {"reduction", "--reduction"},
-      {"beta", "--beta"},
-      {"pad", "--pad"},
-      {"cubeMathType", "--cube-math-type"},
-      {"outputSize", "--output-size"},
-  };
-  return options.at(name);
+std::string attribute_option(const Param& param) {
+  std::string option = "--";
+  for (const char ch : param.name) {
+    if (std::isupper(static_cast<unsigned char>(ch))) {
+      option += '-';
+    }
+    option += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return option;
 }
 
-std::string attribute_default(const std::string& name) {
-  const std::map<std::string, std::string> defaults = {
-      {"reduction", kReductionNames[kDefaultReduction]},
-      {"beta", (std::ostringstream() << kDefaultBeta).str()},
-      {"pad", std::to_string(kDefaultPad)},
-      {"cubeMathType", std::to_string(kDefaultCubeMathType)},
-      {"outputSize", "required"},
-  };
-  return defaults.at(name);
+std::string attribute_default(const Param& param) {
+  if (!param.has_default) {
+    return "required";
+  }
+  const ArgSpec& value = param.default_value;
+  switch (param.kind) {
+    case ParamKind::integer:
+      for (const auto& [name, v] : param.names) {
+        if (v == value.integer) {
+          return name;
+        }
+      }
+      return std::to_string(value.integer);
+    case ParamKind::real:
+      return (std::ostringstream() << value.real).str();
+    case ParamKind::flag:
+      return value.integer != 0 ? "true" : "false";
+    default:
+      return shape_string(value.ints);
+  }
 }
 
 }  // namespace oa::tool

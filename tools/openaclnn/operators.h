@@ -1,45 +1,34 @@
-// Runs one operator of the catalog (src/ops/catalog.h) on host arrays through the public two-phase
-// API, with output shapes and dtypes defaulting to what the operator implies.
+// Runs any operator of the library on host arrays, read from its definition
+// (core/op/definition.h): inputs and attributes by their CANN names, outputs shaped as the
+// definition infers them, both phases as a CANN program runs them.
 #pragma once
 
-#include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
-#include <vector>
 
 #include "array.h"
-#include "ops/catalog.h"
+#include "core/op/definition.h"
 
 namespace oa::tool {
 
-// The scalar attributes; an unset one takes the default that `openaclnn list` shows.
-struct Attributes {
-  std::optional<int64_t> reduction;                 // default 1 (mean), as PyTorch's
-  std::optional<float> beta;                        // default 1.0
-  std::optional<int64_t> pad;                       // default 0
-  std::optional<int64_t> cube_math_type;            // default 0 (KEEP_DTYPE)
-  std::optional<std::vector<int64_t>> output_size;  // required by AdaptiveMaxPool2d
-};
-
 struct OpCall {
-  std::map<std::string, Array> inputs;            // by parameter name; every input of the op
-  std::map<std::string, aclDataType> out_dtypes;  // overrides of the default output dtypes
-  Attributes attributes;
+  std::map<std::string, Array> inputs;            // by parameter name; optional ones may be absent
+  std::map<std::string, aclDataType> out_dtypes;  // overrides of the inferred output dtypes
+  std::map<std::string, std::string> attributes;  // given on the command line, as text
 };
 
 // Every output of the op by parameter name. Throws UsageError when the library rejects the call
-// (with the API's name, the code and the library's message).
-std::map<std::string, Array> run_operator(const ops::OpInfo& op, const OpCall& call);
+// (with the API's name, the code and the library's message) or an attribute does not parse.
+std::map<std::string, Array> run_operator(const OpDef& op, const OpCall& call);
 
-// The catalog operator named `name`, matched loosely: "SmoothL1LossBackward",
-// "smooth_l1_loss_backward" and "aclnnSmoothL1LossBackward" are the same. UsageError listing the
-// operators when there is none.
-const ops::OpInfo& find_operator(const std::string& name);
+// The operator named `name`, matched loosely: "SmoothL1LossBackward", "smooth_l1_loss_backward"
+// and "aclnnSmoothL1LossBackward" are the same. UsageError listing the operators when there is
+// none.
+const OpDef& find_operator(const std::string& name);
 
-// The command-line option of an attribute ("--cube-math-type") and the value run_operator uses
-// when it is not given ("mean"; "required" when there is none).
-std::string attribute_option(const std::string& name);
-std::string attribute_default(const std::string& name);
+// The command-line option of an attribute ("--cube-math-type" for cubeMathType), and the value
+// run_operator uses when it is not given ("mean"; "required" when there is none).
+std::string attribute_option(const Param& param);
+std::string attribute_default(const Param& param);
 
 }  // namespace oa::tool

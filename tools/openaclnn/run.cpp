@@ -8,6 +8,7 @@
 
 #include "array.h"
 #include "commands.h"
+#include "core/op/definition.h"
 #include "files.h"
 #include "names.h"
 #include "operators.h"
@@ -18,25 +19,26 @@ namespace {
 struct RunArgs {
   std::string op;
   std::vector<std::string> in, out, dtype, shape, out_dtype;
-  std::string reduction, output_size;
-  float beta = 0;
-  int64_t pad = 0, cube_math_type = 0;
-  CLI::Option *beta_opt = nullptr, *pad_opt = nullptr, *cube_opt = nullptr;
+  // Every attribute any operator takes, by CANN name: its value's text and its option.
+  std::map<std::string, std::string> attributes;
+  std::map<std::string, CLI::Option*> attribute_options;
 };
 
-std::string names_of(const ops::OpInfo& op, ops::ParamKind kind) {
+bool is_tensor_param(const Param& p) { return is_tensor(p.kind); }
+
+std::string names_of(const OpDef& op, ParamKind kind) {
   std::string names;
-  for (const ops::OpParam& p : op.params) {
-    if (p.kind == kind) {
+  for (const Param& p : op.params) {
+    if (p.kind == kind || (kind == ParamKind::integer && !is_tensor_param(p))) {
       names += (names.empty() ? "" : ", ") + p.name;
     }
   }
   return names;
 }
 
-bool has_param(const ops::OpInfo& op, ops::ParamKind kind, const std::string& name) {
-  for (const ops::OpParam& p : op.params) {
-    if (p.kind == kind && p.name == name) {
+bool has_param(const OpDef& op, ParamKind kind, const std::string& name) {
+  for (const Param& p : op.params) {
+    if (p.name == name && (p.kind == kind || (kind == ParamKind::integer && !is_tensor_param(p)))) {
       return true;
     }
   }
@@ -44,7 +46,7 @@ bool has_param(const ops::OpInfo& op, ops::ParamKind kind, const std::string& na
 }
 
 // NAME=VALUE arguments of one option, keyed by name; each name must be a parameter of `kind`.
-std::map<std::string, std::string> assignments(const ops::OpInfo& op, ops::ParamKind kind,
+std::map<std::string, std::string> assignments(const OpDef& op, ParamKind kind,
                                                const std::string& option,
                                                const std::vector<std::string>& texts) {
   std::map<std::string, std::string> result;
@@ -52,8 +54,8 @@ std::map<std::string, std::string> assignments(const ops::OpInfo& op, ops::Param
     auto [name, value] = split_assignment(option, text);
     if (!has_param(op, kind, name)) {
       throw UsageError(option + " " + text + ": " + op.name + " has no " +
-                       (kind == ops::ParamKind::input ? "input" : "output") + " named '" + name +
-                       "' (" + (kind == ops::ParamKind::input ? "inputs" : "outputs") + ": " +
+                       (kind == ParamKind::input ? "input" : "output") + " named '" + name + "' (" +
+                       (kind == ParamKind::input ? "inputs" : "outputs") + ": " +
                        names_of(op, kind) + ")");
     }
     if (!result.emplace(name, value).second) {
@@ -63,65 +65,39 @@ std::map<std::string, std::string> assignments(const ops::OpInfo& op, ops::Param
   return result;
 }
 
-int64_t parse_reduction(const std::string& text) {
-  static const std::map<std::string, int64_t> names = {{"none", 0}, {"mean", 1}, {"sum", 2}};
-  const auto found = names.find(text);
-  if (found != names.end()) {
-    return found->second;
-  }
-  try {
-    const std::vector<int64_t> value = parse_int_list("--reduction", text);
-    if (value.size() == 1) {
-      return value[0];
+// The attributes given on the command line; each must be one the operator takes.
+std::map<std::string, std::string> attributes(const OpDef& op, const RunArgs& args) {
+  std::map<std::string, std::string> given;
+  for (const auto& [name, option] : args.attribute_options) {
+    if (option->count() == 0) {
+      continue;
     }
-  } catch (const UsageError&) {
-    // Reported below, with the names too.
-  }
-  throw UsageError("--reduction expects none, mean, sum or an integer, got '" + text + "'");
-}
-
-// Attributes given on the command line; each must be one the operator takes.
-Attributes attributes(const ops::OpInfo& op, const RunArgs& args) {
-  Attributes a;
-  const auto given = [&op](bool present, const char* option, const char* name) {
-    if (present && !has_param(op, ops::ParamKind::attribute, name)) {
-      const std::string names = names_of(op, ops::ParamKind::attribute);
-      throw UsageError(op.name + " takes no " + option +
+    if (!has_param(op, ParamKind::integer, name)) {
+      const std::string names = names_of(op, ParamKind::integer);
+      throw UsageError(op.name + " takes no " + option->get_name() +
                        " (its attributes: " + (names.empty() ? std::string("none") : names) + ")");
     }
-    return present;
-  };
-  if (given(!args.reduction.empty(), "--reduction", "reduction")) {
-    a.reduction = parse_reduction(args.reduction);
+    given[name] = args.attributes.at(name);
   }
-  if (given(args.beta_opt->count() > 0, "--beta", "beta")) {
-    a.beta = args.beta;
-  }
-  if (given(args.pad_opt->count() > 0, "--pad", "pad")) {
-    a.pad = args.pad;
-  }
-  if (given(args.cube_opt->count() > 0, "--cube-math-type", "cubeMathType")) {
-    a.cube_math_type = args.cube_math_type;
-  }
-  if (given(!args.output_size.empty(), "--output-size", "outputSize")) {
-    a.output_size = parse_int_list("--output-size", args.output_size);
-  }
-  return a;
+  return given;
 }
 
-std::map<std::string, Array> read_inputs(const ops::OpInfo& op, const RunArgs& args) {
-  const auto files = assignments(op, ops::ParamKind::input, "--in", args.in);
-  const auto dtypes = assignments(op, ops::ParamKind::input, "--dtype", args.dtype);
-  const auto shapes = assignments(op, ops::ParamKind::input, "--shape", args.shape);
+std::map<std::string, Array> read_inputs(const OpDef& op, const RunArgs& args) {
+  const auto files = assignments(op, ParamKind::input, "--in", args.in);
+  const auto dtypes = assignments(op, ParamKind::input, "--dtype", args.dtype);
+  const auto shapes = assignments(op, ParamKind::input, "--shape", args.shape);
   std::map<std::string, Array> inputs;
-  for (const ops::OpParam& p : op.params) {
-    if (p.kind != ops::ParamKind::input) {
+  for (const Param& p : op.params) {
+    if (p.kind != ParamKind::input) {
       continue;
     }
     const auto file = files.find(p.name);
+    if (file == files.end() && p.optional) {
+      continue;
+    }
     if (file == files.end()) {
       throw UsageError(op.name + " needs --in " + p.name +
-                       "=FILE (inputs: " + names_of(op, ops::ParamKind::input) + ")");
+                       "=FILE (inputs: " + names_of(op, ParamKind::input) + ")");
     }
     std::optional<aclDataType> dtype;
     if (dtypes.count(p.name) > 0) {
@@ -163,15 +139,15 @@ void write_outputs(const std::map<std::string, std::string>& files,
 }
 
 void run(const RunArgs& args) {
-  const ops::OpInfo& op = find_operator(args.op);
-  const auto out_files = assignments(op, ops::ParamKind::output, "--out", args.out);
+  const OpDef& op = find_operator(args.op);
+  const auto out_files = assignments(op, ParamKind::output, "--out", args.out);
   if (out_files.empty()) {
     throw UsageError(op.name + " needs at least one --out NAME=FILE (outputs: " +
-                     names_of(op, ops::ParamKind::output) + ")");
+                     names_of(op, ParamKind::output) + ")");
   }
   OpCall call;
   for (const auto& [name, dtype] :
-       assignments(op, ops::ParamKind::output, "--out-dtype", args.out_dtype)) {
+       assignments(op, ParamKind::output, "--out-dtype", args.out_dtype)) {
     call.out_dtypes[name] = parse_dtype(dtype);
   }
   call.attributes = attributes(op, args);
@@ -205,12 +181,23 @@ void add_run_command(CLI::App& app, int* status) {
   cmd->add_option("--out-dtype", args->out_dtype,
                   "NAME=DTYPE: an output's dtype instead of the one the operator implies (also "
                   "hif8 and e4m3fn for ConvTbcBackward's gradWeight)");
-  cmd->add_option("--reduction", args->reduction, "none, mean or sum (or 0, 1, 2); default mean");
-  args->beta_opt = cmd->add_option("--beta", args->beta, "SmoothL1 beta; default 1.0");
-  args->pad_opt = cmd->add_option("--pad", args->pad, "ConvTbc pad; default 0");
-  args->cube_opt = cmd->add_option("--cube-math-type", args->cube_math_type,
-                                   "ConvTbc cubeMathType 0..3; default 0 (KEEP_DTYPE)");
-  cmd->add_option("--output-size", args->output_size, "H,W: AdaptiveMaxPool2d's outputSize");
+  // One option per attribute name of any operator, with the operators that take it.
+  std::map<std::string, std::pair<const Param*, std::string>> attributes;
+  for (const OpDef* op : definitions()) {
+    for (const Param& p : op->params) {
+      if (!is_tensor_param(p)) {
+        auto& entry = attributes[p.name];
+        entry.first = &p;
+        entry.second += (entry.second.empty() ? "" : ", ") + op->name;
+      }
+    }
+  }
+  for (const auto& [name, entry] : attributes) {
+    const Param& p = *entry.first;
+    args->attribute_options[name] =
+        cmd->add_option(attribute_option(p), args->attributes[name],
+                        p.rule + "; default " + attribute_default(p) + " (" + entry.second + ")");
+  }
   cmd->callback([args, status] {
     run(*args);
     *status = 0;
