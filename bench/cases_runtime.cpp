@@ -1,6 +1,6 @@
 // Runtime cases: the device-to-device copy and the fill, the plainest memory-bound operations. The
 // fill is measured at a size that stays in a 32 MiB last-level cache and at one that does not:
-// aclrtMemset writes them differently (src/core/fill_simd.h).
+// aclrtMemset writes them differently (src/base/fill_simd.h).
 #ifdef OPENACLNN_BENCH_TORCH
 #include <ATen/ATen.h>
 #endif

@@ -9,7 +9,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/op/bind.h"
 #include "session.h"
 

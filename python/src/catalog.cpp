@@ -2,7 +2,7 @@
 
 #include <pybind11/stl.h>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 
 namespace oa::python {
 namespace {

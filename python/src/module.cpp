@@ -11,9 +11,9 @@
 #include "call.h"
 #include "catalog.h"
 #include "compare.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "core/isa.h"
-#include "core/parallel.h"
+#include "base/parallel.h"
 
 namespace oa::python {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "runtime/error.h"
 
 namespace oa {

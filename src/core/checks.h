@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/tensor.h"
 
 namespace oa {

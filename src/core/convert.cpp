@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "core/convert_simd.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 namespace oa {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "core/isa.h"
 
 namespace oa {

@@ -17,7 +17,7 @@
 #include <type_traits>
 
 #include "acl/acl_base.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace oa::simd {

@@ -8,7 +8,7 @@
 #include "core/convert.h"
 #include "core/convert_simd-inl.h"
 #include "core/convert_simd.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace oa::simd {

@@ -15,7 +15,7 @@
 #include <cstring>
 
 #include "acl/acl_base.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 namespace oa {
 

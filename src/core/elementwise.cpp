@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 
 namespace oa {
 namespace {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/convert.h"
-#include "core/fill_simd.h"
-#include "core/parallel.h"
+#include "base/fill_simd.h"
+#include "base/parallel.h"
 #include "core/tensor.h"
 
 namespace oa {
@@ -229,7 +229,7 @@ inline const float* float_block(Isa isa, const ElementwiseLoop& loop, const Stri
 }
 
 // Whether a kernel should write the output with non-temporal (streaming) stores: when the loop
-// reads and writes too many bytes for the output to stay in cache (core/fill_simd.h), so that
+// reads and writes too many bytes for the output to stay in cache (base/fill_simd.h), so that
 // writing it need not first read it in. An input broadcast along a dim is read once for it.
 inline bool worth_streaming(const ElementwiseLoop& loop) {
   int64_t touched = 0;

@@ -4,7 +4,7 @@
 #include <new>
 #include <unordered_set>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "runtime/error.h"
 #include "runtime/memory.h"
 #include "runtime/runtime.h"

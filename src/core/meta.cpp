@@ -6,7 +6,7 @@
 #include <new>
 
 #include "aclnn/aclnn_base.h"
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/lists.h"
 #include "core/tensor.h"
 #include "core/values.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "runtime/error.h"
 #include "runtime/memory.h"
 

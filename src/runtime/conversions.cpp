@@ -1,8 +1,8 @@
 // acl_base.h's value helpers: element sizes and the float16 conversions, from the project's one
-// dtype table (core/dtype) and one float16 conversion (core/float_convert).
+// dtype table (base/dtype) and one float16 conversion (base/float_convert).
 #include "acl/acl_base.h"
-#include "core/dtype.h"
-#include "core/float_convert.h"
+#include "base/dtype.h"
+#include "base/float_convert.h"
 #include "runtime/error.h"
 
 extern "C" {

@@ -12,8 +12,8 @@
 #include <map>
 
 #include "acl/acl_rt.h"
-#include "core/fill_simd.h"
-#include "core/parallel.h"
+#include "base/fill_simd.h"
+#include "base/parallel.h"
 #include "runtime/error.h"
 #include "runtime/operations.h"
 #include "runtime/runtime.h"
@@ -220,14 +220,14 @@ void parallel_copy(void* dst, const void* src, size_t count) {
     std::memmove(dst, src, count);
     return;
   }
-  // Each byte is read and written: a copy touches twice its size (core/fill_simd.h).
+  // Each byte is read and written: a copy touches twice its size (base/fill_simd.h).
   const bool streaming = simd::streams_output(2 * static_cast<int64_t>(count));
   for_each_piece(count, [&](size_t begin, size_t size) {
     simd::copy_bytes(to + begin, from + begin, static_cast<int64_t>(size), streaming);
   });
 }
 
-// Fills with the stores that suit the whole range's size (core/fill_simd.h).
+// Fills with the stores that suit the whole range's size (base/fill_simd.h).
 void parallel_fill(void* ptr, int32_t value, size_t count) {
   auto* to = static_cast<unsigned char*>(ptr);
   const auto byte = static_cast<uint8_t>(value);

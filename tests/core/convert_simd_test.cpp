@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/convert.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "simd_targets.h"
 
 namespace {

@@ -2,7 +2,7 @@
 // vector width, in both of its ways (plain stores for cache-resident outputs, streaming stores for
 // larger ones), on every SIMD target the CPU has. copy_bytes and stream_bytes_and_clear likewise:
 // exactly the bytes asked for are copied (and, by the latter, cleared in the source).
-#include "core/fill_simd.h"
+#include "base/fill_simd.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // representable values, with the format's tie rule. For half, GCC's _Float16 conversion (RNE in
 // libgcc) is a second reference where the compiler provides it.
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 #include <gtest/gtest.h>
 

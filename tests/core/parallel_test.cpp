@@ -1,5 +1,5 @@
 // The threading policy: OPENACLNN_NUM_THREADS, and parallel_for's chunks.
-#include "core/parallel.h"
+#include "base/parallel.h"
 
 #include <omp.h>
 

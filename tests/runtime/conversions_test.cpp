@@ -3,7 +3,7 @@
 #include <cstring>
 #include <limits>
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "test_env.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/fill_simd.h"
+#include "base/fill_simd.h"
 #include "test_env.h"
 
 namespace {
@@ -196,7 +196,7 @@ TEST(Memcpy, LargeCopiesAreExact) {
   }
 }
 
-// A copy that touches more than core/fill_simd.h's cache size (read and written) is written with
+// A copy that touches more than base/fill_simd.h's cache size (read and written) is written with
 // streaming stores: exact too, from and to unaligned addresses.
 TEST(Memcpy, CopiesBeyondTheCacheSizeAreExact) {
   const auto size = static_cast<size_t>(oa::simd::kCachedBytes / 2 + 4099);

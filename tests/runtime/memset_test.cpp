@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/fill_simd.h"
+#include "base/fill_simd.h"
 #include "test_env.h"
 
 namespace {
@@ -22,7 +22,7 @@ TEST(Memset, FillsTheRange) {
 }
 
 // Ranges of several 1 MiB chunks are filled on all threads, with plain stores up to the size
-// core/fill_simd.h counts as cache-resident and streaming stores beyond it; every byte of the range
+// base/fill_simd.h counts as cache-resident and streaming stores beyond it; every byte of the range
 // and none outside it is written, for any thread count and alignment.
 TEST(Memset, LargeRangesOnAnyThreadCount) {
   const size_t cached = (size_t{2} << 20) + 13;

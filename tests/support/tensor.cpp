@@ -5,7 +5,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 namespace oa_test {
 namespace {

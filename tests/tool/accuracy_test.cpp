@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 namespace oa::tool {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "openaclnn/files.h"
 #include "tool_process.h"
 

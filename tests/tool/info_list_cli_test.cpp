@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/op/definition.h"
 #include "test_env.h"
 #include "tool_process.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 namespace oa::tool {
 namespace {

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstddef>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 
 namespace oa::tool {
 namespace {

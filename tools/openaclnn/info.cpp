@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "core/isa.h"
-#include "core/parallel.h"
+#include "base/parallel.h"
 
 namespace oa::tool {
 namespace {

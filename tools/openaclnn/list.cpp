@@ -5,7 +5,7 @@
 
 #include "array.h"
 #include "commands.h"
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/op/definition.h"
 #include "operators.h"
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <sstream>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/op/bind.h"
 #include "device.h"
 #include "names.h"

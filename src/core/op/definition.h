@@ -14,7 +14,7 @@
 
 #include "aclnn/aclnn_base.h"
 #include "core/checks.h"
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/executor.h"
 #include "core/op/args.h"
 #include "core/op/spec.h"

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "aclnn/aclnn_base.h"
-#include "core/parallel.h"
+#include "base/parallel.h"
 #include "ops/conv/work.h"
 
 namespace oa::conv {

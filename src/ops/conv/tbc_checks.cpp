@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/checks.h"
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "ops/conv/tbc_params.h"
 #include "runtime/error.h"
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <string>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/executor.h"
 #include "core/gemm.h"
-#include "core/parallel.h"
+#include "base/parallel.h"
 #include "ops/conv/work.h"
 
 namespace oa::conv {

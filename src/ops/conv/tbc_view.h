@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/tensor.h"
 
 namespace oa::conv {

@@ -10,7 +10,7 @@
 #include "core/convert.h"
 #include "core/elementwise.h"
 #include "core/isa.h"
-#include "core/parallel.h"
+#include "base/parallel.h"
 
 namespace oa::loss {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "core/convert.h"
 #include "core/elementwise.h"
-#include "core/fill_simd.h"
-#include "core/parallel.h"
+#include "base/fill_simd.h"
+#include "base/parallel.h"
 #include "ops/loss/nll.h"
 
 namespace oa::loss::nll {

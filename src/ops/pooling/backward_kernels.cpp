@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "core/convert_simd.h"
-#include "core/fill_simd.h"
+#include "base/fill_simd.h"
 #include "core/isa.h"
 #include "ops/pooling/backward_kernels.h"
 #include "ops/pooling/kernel_select-inl.h"
@@ -145,7 +145,7 @@ void store_and_clear_plane(const BackwardPlan& plan, float* acc, T* out) {
 }
 
 // Whether 16-bit g is -0 or a NaN: the only values that from_float(0.0f + to_float(g)) changes
-// (to +0 and to the canonical quiet NaN, core/float_convert.h); it gives any other g back as is.
+// (to +0 and to the canonical quiet NaN, base/float_convert.h); it gives any other g back as is.
 template <typename T>
 unsigned changed_by_sum(T g) {
   return static_cast<unsigned>(g.bits == 0x8000) |

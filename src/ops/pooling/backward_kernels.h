@@ -41,7 +41,7 @@ struct BackwardPlan {
   // is then zeroed by one fill (in_place and sparse), faster than one per plane.
   bool dense_planes = false;
   // Whether gradInput is written with streaming stores: the launch touches too many bytes for it
-  // to stay in cache (core/fill_simd.h).
+  // to stay in cache (base/fill_simd.h).
   bool stream_output = false;
   // Dense sums whose units are written whole with streaming stores: gradInput's planes (or, with
   // the channels_last layout, its samples, all channels a unit) are contiguous, too large together

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/fill_simd.h"
-#include "core/parallel.h"
+#include "base/fill_simd.h"
+#include "base/parallel.h"
 #include "ops/pooling/backward_kernels.h"
 #include "ops/pooling/bad_index.h"
 #include "ops/pooling/impls.h"
@@ -36,7 +36,7 @@ constexpr int64_t kChunkWork = int64_t{1} << 18;
 constexpr int64_t kSparseRatio = 8;
 
 // The same for a gradInput of contiguous planes written with streaming stores (it does not stay
-// in cache: core/fill_simd.h), whose float32 sums fit in an L2 cache (kMaxStreamedPlaneSums):
+// in cache: base/fill_simd.h), whose float32 sums fit in an L2 cache (kMaxStreamedPlaneSums):
 // with dense sums each plane is written once, with streaming stores, where zeroing it and adding
 // at the maxima reads back every line an output touches. In-process A/B on 64-256 MiB gradInputs
 // against the sparse path, float32 / bfloat16: 64 positions an output 1.16-1.3x / 0.88-1.24x

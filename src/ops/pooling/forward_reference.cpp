@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/convert.h"
-#include "core/parallel.h"
+#include "base/parallel.h"
 #include "core/values.h"
 #include "ops/pooling/impls.h"
 #include "ops/pooling/pool_plan.h"

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/parallel.h"
+#include "base/parallel.h"
 #include "core/values.h"
 #include "ops/pooling/forward_kernels.h"
 #include "ops/pooling/impls.h"

@@ -58,7 +58,7 @@ class KernelSelect {
  private:
   // The kernel entry: every function of this namespace is compiled for the target already, and
   // flatten inlines into it what comes from outside (the conversions of pool_views.h and
-  // core/float_convert.h, std::fill), so that the loops calling them are compiled for it too.
+  // base/float_convert.h, std::fill), so that the loops calling them are compiled for it too.
   template <typename T, typename I, Layout kLayout>
   HWY_FLATTEN static void run(const Plan& plan, int64_t chunk, void* workspace) {
     Body<T, I, kLayout>::run(plan, chunk, workspace);

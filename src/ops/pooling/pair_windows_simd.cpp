@@ -31,7 +31,7 @@ Storage<T> SumOf(Storage<T> g) {
 }
 
 // The same for the bits of 16-bit gradients in 32-bit lanes: -0 becomes +0 and a NaN the canonical
-// quiet NaN of its sign (core/float_convert.h); any other value stays as it is.
+// quiet NaN of its sign (base/float_convert.h); any other value stays as it is.
 template <typename T, class D>
 hn::Vec<D> SumOf16(D d, hn::Vec<D> g) {
   const auto sign = hn::Set(d, 0x8000u);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 
 namespace oa::pooling {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 namespace oa::pooling {
 
@@ -83,7 +83,7 @@ struct Bf16 {
   uint16_t bits;
 };
 
-// The bits of +infinity, and of the canonical quiet NaN that narrowing gives (core/float_convert.h;
+// The bits of +infinity, and of the canonical quiet NaN that narrowing gives (base/float_convert.h;
 // with the NaN's sign), of the 16-bit type T.
 template <typename T>
 inline constexpr uint16_t kInfinityBits = std::is_same_v<T, Half> ? 0x7c00 : 0x7f80;

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/fill_simd.h"
-#include "core/float_convert.h"
+#include "base/fill_simd.h"
+#include "base/float_convert.h"
 #include "ops/adaptive_max_pool2d/pool_cases.h"
 #include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"
@@ -291,7 +291,7 @@ TEST(AdaptiveMaxPool2dBackward, SparseSumsOnTheStackOrInTheWorkspace) {
   }
 }
 
-// A gradInput larger than core/fill_simd.h counts as cache-resident is zeroed with streaming
+// A gradInput larger than base/fill_simd.h counts as cache-resident is zeroed with streaming
 // stores.
 TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
   std::mt19937_64 rng(8);
@@ -300,9 +300,9 @@ TEST(AdaptiveMaxPool2dBackward, OutputBeyondTheCacheSize) {
   check_backward(simple_case({1, planes, 1024, 1024}, 3, 5), Indices::arbitrary, rng);
 }
 
-// What decides streaming stores (core/fill_simd.h's size rule) is every byte the launch reads and
+// What decides streaming stores (base/fill_simd.h's size rule) is every byte the launch reads and
 // writes, not gradInput's alone: float32 32x30 planes to 16x10 (2x3 windows) with just enough
-// planes that gradInput, gradOutput and INT64 indices pass core/fill_simd.h's cache size, with
+// planes that gradInput, gradOutput and INT64 indices pass base/fill_simd.h's cache size, with
 // INT32 indices stay under it. Streamed, the plane is written
 // from float32 sums with streaming stores and the workspace holds only their slots; cached, the
 // windows tile the plane and the workspace also holds the narrowed indices. (2x2 windows tile the

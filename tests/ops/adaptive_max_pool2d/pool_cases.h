@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dtype.h"
+#include "base/dtype.h"
 #include "core/shape.h"
 #include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"

@@ -15,7 +15,7 @@
 
 #include "aclnnop/aclnn_adaptive_max_pool2d.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "test_env.h"
 
 namespace amp_test {

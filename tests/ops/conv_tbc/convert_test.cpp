@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/cube_math.h"
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "ops/conv/round_once.h"
 #include "ops/conv/rows.h"
 #include "ops/conv/rows_simd.h"

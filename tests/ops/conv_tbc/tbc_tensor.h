@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 #include "test_env.h"
 
 namespace tbc_test {

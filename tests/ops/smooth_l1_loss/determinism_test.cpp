@@ -269,7 +269,7 @@ TEST(SmoothL1LossDeterminism, OneValueInputsOfOneDtype) {
   });
 }
 
-// Launches that read and write more than core/fill_simd.h's cache size write their output with
+// Launches that read and write more than base/fill_simd.h's cache size write their output with
 // streaming stores (after a head of normal stores up to the vector alignment): a FLOAT gradInput in
 // place on self, one element past a 64-byte boundary, and a FLOAT forward result at offset 1 (whose
 // inputs are small: the result alone passes that size); the same bits as the scalar path, nothing

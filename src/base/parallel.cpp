@@ -1,4 +1,4 @@
-#include "core/parallel.h"
+#include "base/parallel.h"
 
 #include <omp.h>
 

@@ -1,4 +1,4 @@
-#include "core/float_convert.h"
+#include "base/float_convert.h"
 
 #include <array>
 #include <cstdint>

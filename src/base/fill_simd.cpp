@@ -1,7 +1,7 @@
 // Highway compiles this file once per SIMD target (foreach_target.h re-includes it); HWY_ONCE
 // holds the dispatching entry point.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "core/fill_simd.cpp"
+#define HWY_TARGET_INCLUDE "base/fill_simd.cpp"
 #include <hwy/cache_control.h>
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/fill_simd.h"
+#include "base/fill_simd.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace oa::simd {
