@@ -7,6 +7,8 @@
 
 #include "aclnn/aclnn_base.h"
 #include "base/dtype.h"
+#include "core/executor.h"
+#include "core/handles.h"
 #include "core/lists.h"
 #include "core/tensor.h"
 #include "core/values.h"
@@ -49,6 +51,8 @@ aclnnStatus export_array(const char* api, const aclTensor* tensor, const Shape a
     return failf(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is null", api,
                  tensor == nullptr ? "tensor" : (values == nullptr ? values_name : count_name));
   }
+  std::lock_guard<std::mutex> lock(meta_mutex());
+  OA_TRY(check_live_locked(api, "aclTensor", "aclCreateTensor", tensor));
   const Shape& source = tensor->*member;
   *values = new int64_t[std::max<size_t>(source.size(), 1)];
   std::copy(source.begin(), source.end(), *values);
@@ -63,6 +67,8 @@ aclnnStatus export_value(const char* api, const aclTensor* tensor, T aclTensor::
     return failf(ACLNN_ERR_PARAM_NULLPTR, "%s: %s is null", api,
                  tensor == nullptr ? "tensor" : value_name);
   }
+  std::lock_guard<std::mutex> lock(meta_mutex());
+  OA_TRY(check_live_locked(api, "aclTensor", "aclCreateTensor", tensor));
   *value = tensor->*member;
   return ACLNN_SUCCESS;
 }
@@ -105,15 +111,25 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
   tensor->dtype = dataType;
   tensor->format = format;
   tensor->data = tensorData;
+  std::lock_guard<std::mutex> lock(oa::meta_mutex());
+  oa::live<aclTensor>().insert(tensor.get());
   return tensor.release();
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  if (tensor == nullptr) {
+    return ACLNN_SUCCESS;
+  }
   if (const aclTensorList* list = oa::owning_list(tensor)) {
     return failf(ACLNN_ERR_PARAM_INVALID,
                  "aclDestroyTensor: tensor %p belongs to aclTensorList %p, which destroys it "
                  "(aclDestroyTensorList)",
                  static_cast<const void*>(tensor), static_cast<const void*>(list));
+  }
+  {
+    std::lock_guard<std::mutex> lock(oa::meta_mutex());
+    OA_TRY(oa::check_live_locked("aclDestroyTensor", "aclTensor", "aclCreateTensor", tensor));
+    oa::live<aclTensor>().erase(tensor);
   }
   delete tensor;
   return ACLNN_SUCCESS;
@@ -163,15 +179,25 @@ ACL_FUNC_VISIBILITY aclScalar* aclCreateScalar(void* value, aclDataType dataType
   auto scalar = std::make_unique<aclScalar>();
   scalar->dtype = dataType;
   std::memcpy(scalar->bytes, value, static_cast<size_t>(bits / 8));
+  std::lock_guard<std::mutex> lock(oa::meta_mutex());
+  oa::live<aclScalar>().insert(scalar.get());
   return scalar.release();
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  if (scalar == nullptr) {
+    return ACLNN_SUCCESS;
+  }
   if (const aclScalarList* list = oa::owning_list(scalar)) {
     return failf(ACLNN_ERR_PARAM_INVALID,
                  "aclDestroyScalar: scalar %p belongs to aclScalarList %p, which destroys it "
                  "(aclDestroyScalarList)",
                  static_cast<const void*>(scalar), static_cast<const void*>(list));
+  }
+  {
+    std::lock_guard<std::mutex> lock(oa::meta_mutex());
+    OA_TRY(oa::check_live_locked("aclDestroyScalar", "aclScalar", "aclCreateScalar", scalar));
+    oa::live<aclScalar>().erase(scalar);
   }
   delete scalar;
   return ACLNN_SUCCESS;
@@ -186,6 +212,8 @@ ACL_FUNC_VISIBILITY aclIntArray* aclCreateIntArray(const int64_t* value, uint64_
   try {
     auto array = std::make_unique<aclIntArray>();
     array->values.assign(value, value + size);
+    std::lock_guard<std::mutex> lock(oa::meta_mutex());
+    oa::live<aclIntArray>().insert(array.get());
     return array.release();
   } catch (const std::bad_alloc&) {
     failf(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray: size %llu is too large",
@@ -195,6 +223,14 @@ ACL_FUNC_VISIBILITY aclIntArray* aclCreateIntArray(const int64_t* value, uint64_
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
+  if (array == nullptr) {
+    return ACLNN_SUCCESS;
+  }
+  {
+    std::lock_guard<std::mutex> lock(oa::meta_mutex());
+    OA_TRY(oa::check_live_locked("aclDestroyIntArray", "aclIntArray", "aclCreateIntArray", array));
+    oa::live<aclIntArray>().erase(array);
+  }
   delete array;
   return ACLNN_SUCCESS;
 }
@@ -204,6 +240,8 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray* array, uin
     return failf(ACLNN_ERR_PARAM_NULLPTR, "aclGetIntArraySize: %s is null",
                  array == nullptr ? "array" : "size");
   }
+  std::lock_guard<std::mutex> lock(oa::meta_mutex());
+  OA_TRY(oa::check_live_locked("aclGetIntArraySize", "aclIntArray", "aclCreateIntArray", array));
   *size = array->values.size();
   return ACLNN_SUCCESS;
 }

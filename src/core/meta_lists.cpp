@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "aclnn/aclnn_base.h"
+#include "core/handles.h"
 #include "core/lists.h"
 #include "core/tensor.h"
 #include "core/values.h"
@@ -17,18 +18,6 @@
 
 namespace oa {
 namespace {
-
-std::mutex& meta_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-// The live handles of one type. Guarded by meta_mutex().
-template <typename T>
-std::unordered_set<const T*>& live() {
-  static std::unordered_set<const T*> handles;
-  return handles;
-}
 
 // Element -> the live list that owns it. Guarded by meta_mutex().
 template <typename Element, typename List>
@@ -89,18 +78,6 @@ struct ArrayTraits<aclBoolArray> {
 };
 
 unsigned long long ull(uint64_t value) { return static_cast<unsigned long long>(value); }
-
-// Caller holds the lock. 161002 with a message unless handle is a live T (of the named type,
-// made by create).
-template <typename T>
-aclnnStatus check_live_locked(const char* api, const char* type, const char* create,
-                              const T* handle) {
-  if (live<T>().count(handle) == 0) {
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: %p is not a live %s (destroyed, or not from %s)",
-                 api, static_cast<const void*>(handle), type, create);
-  }
-  return ACLNN_SUCCESS;
-}
 
 template <typename List>
 List* create_list(const typename ListTraits<List>::Element* const* value, uint64_t size) {
@@ -250,12 +227,6 @@ aclnnStatus array_size(const Array* array, uint64_t* size) {
   using Traits = ArrayTraits<Array>;
   return get_size(Traits::kGetSize, Traits::kType, Traits::kCreate, "array", array, size,
                   [](const Array& a) { return a.values.size(); });
-}
-
-template <typename T>
-bool is_live_handle(const T* handle) {
-  std::lock_guard<std::mutex> lock(meta_mutex());
-  return handle != nullptr && live<T>().count(handle) != 0;
 }
 
 template <typename Element, typename List>

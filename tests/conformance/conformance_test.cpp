@@ -235,6 +235,24 @@ TEST_P(Conformance, MemoryFreedBetweenThePhasesIsNeverWritten) {
   }
 }
 
+// A destroyed tensor handle is reported by phase 1 (161002, naming the parameter), never read.
+TEST_P(Conformance, DestroyedTensorsAreReported) {
+  const oa::OpDef& d = def();
+  const oa::CallSpec& s = d.samples.front();
+  for (size_t i = 0; i < d.params.size(); ++i) {
+    if (!oa::is_tensor(d.params[i].kind) || s.args[i].null) {
+      continue;
+    }
+    SCOPED_TRACE(describe(d, s) + ", " + d.params[i].name + " destroyed");
+    TestCall call(d, s);
+    call.tensor(static_cast<int>(i))->destroy_handle();
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    expect_error(call.plan(&workspace_size, &executor), ACLNN_ERR_PARAM_INVALID,
+                 {d.api + ": " + d.params[i].name, "is not a live aclTensor"});
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Definitions, Conformance, ::testing::ValuesIn(definition_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;

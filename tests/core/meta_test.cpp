@@ -304,3 +304,44 @@ TEST(IntArray, EmptyWithNullIsFine) {
 }
 
 }  // namespace
+
+namespace {
+
+// Handles are checked against the registry of live ones: a destroyed (or never created) handle is
+// reported, never read or freed twice.
+TEST(Handles, DestroyedTensorIsReported) {
+  const Dims shape = {2};
+  aclTensor* tensor = create(shape, ACL_FLOAT, nullptr, 0, shape);
+  ASSERT_NE(tensor, nullptr);
+  ASSERT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
+  expect_error(aclDestroyTensor(tensor), ACLNN_ERR_PARAM_INVALID,
+               {"aclDestroyTensor: ",
+                "is not a live aclTensor (destroyed, or not from "
+                "aclCreateTensor)"});
+  aclDataType dtype = ACL_FLOAT;
+  expect_error(aclGetDataType(tensor, &dtype), ACLNN_ERR_PARAM_INVALID,
+               {"aclGetDataType: ", "is not a live aclTensor"});
+  int64_t* dims = nullptr;
+  uint64_t count = 0;
+  expect_error(aclGetViewShape(tensor, &dims, &count), ACLNN_ERR_PARAM_INVALID,
+               {"aclGetViewShape: ", "is not a live aclTensor"});
+  EXPECT_EQ(dims, nullptr);
+}
+
+TEST(Handles, DestroyedScalarAndIntArrayAreReported) {
+  float value = 1;
+  aclScalar* scalar = aclCreateScalar(&value, ACL_FLOAT);
+  ASSERT_EQ(aclDestroyScalar(scalar), ACLNN_SUCCESS);
+  expect_error(aclDestroyScalar(scalar), ACLNN_ERR_PARAM_INVALID,
+               {"aclDestroyScalar: ", "is not a live aclScalar"});
+  const int64_t values[] = {1, 2};
+  aclIntArray* array = aclCreateIntArray(values, 2);
+  ASSERT_EQ(aclDestroyIntArray(array), ACLNN_SUCCESS);
+  uint64_t size = 0;
+  expect_error(aclGetIntArraySize(array, &size), ACLNN_ERR_PARAM_INVALID,
+               {"aclGetIntArraySize: ", "is not a live aclIntArray"});
+  expect_error(aclDestroyIntArray(array), ACLNN_ERR_PARAM_INVALID,
+               {"aclDestroyIntArray: ", "is not a live aclIntArray"});
+}
+
+}  // namespace

@@ -255,6 +255,12 @@ bool TestTensor::only_view_written() const {
 
 void TestTensor::free_memory() { device_.reset(); }
 
+void TestTensor::destroy_handle() {
+  aclTensor* handle = tensor_.release();
+  EXPECT_EQ(aclDestroyTensor(handle), ACLNN_SUCCESS);
+  dangling_ = handle;
+}
+
 oa::TensorSpec random_layout(oa::TensorSpec spec, std::mt19937_64& rng, bool expand) {
   const size_t rank = spec.shape.size();
   std::vector<size_t> order(rank);  // order[0]: the outermost dim in memory

@@ -39,7 +39,7 @@ class TestTensor {
   TestTensor(const TestTensor&) = delete;
   TestTensor& operator=(const TestTensor&) = delete;
 
-  aclTensor* get() const { return tensor_.get(); }
+  aclTensor* get() const { return tensor_ ? tensor_.get() : dangling_; }
   const oa::TensorSpec& spec() const { return spec_; }
   int64_t numel() const;
 
@@ -56,6 +56,8 @@ class TestTensor {
   // are no longer possible, and only_view_written() is then true).
   void free_memory();
   bool freed() const { return !device_ && !host_; }
+  // Destroys the aclTensor (get() keeps returning the dangling handle, for the tests that pass it).
+  void destroy_handle();
 
  private:
   std::vector<int64_t> element_offsets() const;  // of the view's elements, row-major, in elements
@@ -70,6 +72,7 @@ class TestTensor {
   size_t front_guard_ = 0;
   std::vector<unsigned char> image_;  // the allocation's bytes as last written
   TensorPtr tensor_{nullptr, aclDestroyTensor};
+  aclTensor* dangling_ = nullptr;  // after destroy_handle()
 };
 
 // spec with a random memory layout of the same shape: its dims in a random order in memory, with

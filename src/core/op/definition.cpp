@@ -4,7 +4,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/handles.h"
 #include "core/isa.h"
+#include "core/lists.h"
+#include "core/tensor.h"
+#include "core/values.h"
 #include "runtime/error.h"
 
 namespace oa {
@@ -30,6 +34,34 @@ std::vector<const Impl*> impl_order(const OpDef& def) {
     }
   }
   return order;
+}
+
+// Every handle the call received is live (made by its aclCreate* and not destroyed since): a
+// destroyed tensor or array is reported, never dereferenced. Runs before the definition's checks,
+// which read the handles.
+aclnnStatus check_handles(const OpDef& def, const Call& call) {
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    const void* handle = call.arg(static_cast<int>(i)).handle();
+    const ParamKind kind = def.params[i].kind;
+    if (handle == nullptr) {
+      continue;
+    }
+    const bool live =
+        is_tensor(kind)                 ? is_live_handle(static_cast<const aclTensor*>(handle))
+        : kind == ParamKind::int_array  ? is_live_handle(static_cast<const aclIntArray*>(handle))
+        : kind == ParamKind::bool_array ? is_live_handle(static_cast<const aclBoolArray*>(handle))
+                                        : true;
+    if (!live) {
+      const char* type = is_tensor(kind)                ? "aclTensor"
+                         : kind == ParamKind::int_array ? "aclIntArray"
+                                                        : "aclBoolArray";
+      return failf(ACLNN_ERR_PARAM_INVALID,
+                   "%s: %s (%p) is not a live %s (destroyed, or not made by its aclCreate "
+                   "function)",
+                   call.op(), def.params[i].name.c_str(), handle, type);
+    }
+  }
+  return ACLNN_SUCCESS;
 }
 
 }  // namespace
@@ -88,6 +120,7 @@ aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace
   t_failed_check = -1;
   selected_isa();  // OPENACLNN_CPU_ISA applies to the kernels this plan dispatches to
   const Call call(def, std::move(args), workspace_size, executor);
+  OA_TRY(check_handles(def, call));
   for (size_t k = 0; k < def.checks.size(); ++k) {
     const aclnnStatus status = def.checks[k].run(call);
     if (status != ACLNN_SUCCESS) {
