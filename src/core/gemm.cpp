@@ -1,56 +1,16 @@
 #include "core/gemm.h"
 
-#include <omp.h>
-#include <oneapi/dnnl/dnnl.h>
-
 #include <map>
 #include <mutex>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "core/onednn.h"
 #include "runtime/error.h"
 
 namespace oa {
 namespace {
-
-// The CPU engine, made on first use and kept for the life of the process.
-class Engine {
- public:
-  Engine() { ok_ = dnnl_engine_create(&engine_, dnnl_cpu, 0) == dnnl_success; }
-  ~Engine() {
-    if (ok_) {
-      dnnl_engine_destroy(engine_);
-    }
-  }
-  Engine(const Engine&) = delete;
-  Engine& operator=(const Engine&) = delete;
-  dnnl_engine_t get() const { return ok_ ? engine_ : nullptr; }
-
- private:
-  dnnl_engine_t engine_ = nullptr;
-  bool ok_ = false;
-};
-
-dnnl_engine_t engine() {
-  static const Engine instance;
-  return instance.get();
-}
-
-// oneDNN sizes a plan by omp_get_max_threads() (which also keys its primitive cache), and its
-// gemm-based implementations (taken for products the fast kernels do not cover, or on CPUs without
-// AVX-512) read it again when they run. Holding it at 1 on this thread while planning and running
-// keeps every product on one thread. Restores the caller's value.
-class OneThread {
- public:
-  OneThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
-  ~OneThread() { omp_set_num_threads(saved_); }
-  OneThread(const OneThread&) = delete;
-  OneThread& operator=(const OneThread&) = delete;
-
- private:
-  int saved_;
-};
 
 // A 2-D float32 descriptor. The stride of a dim of size 1 is never used; it is set to the dense
 // value, which oneDNN's layout checks expect.
@@ -67,26 +27,12 @@ bool matrix_md(dnnl_memory_desc_t* md, int64_t rows, int64_t cols, int64_t row_s
   return dnnl_memory_desc_init_by_strides(md, 2, dims, type, strides) == dnnl_success;
 }
 
-template <typename T, dnnl_status_t (*destroy)(T)>
-struct Owned {
-  T handle = nullptr;
-  Owned() = default;
-  ~Owned() {
-    if (handle != nullptr) {
-      destroy(handle);
-    }
-  }
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  Owned(Owned&& other) noexcept : handle(std::exchange(other.handle, nullptr)) {}
-};
-
-using Memory = Owned<dnnl_memory_t, dnnl_memory_destroy>;
-using Stream = Owned<dnnl_stream_t, dnnl_stream_destroy>;
-using Primitive = Owned<dnnl_primitive_t, dnnl_primitive_destroy>;
-using PrimitiveDesc = Owned<dnnl_primitive_desc_t, dnnl_primitive_desc_destroy>;
-using Attr = Owned<dnnl_primitive_attr_t, dnnl_primitive_attr_destroy>;
-using PostOps = Owned<dnnl_post_ops_t, dnnl_post_ops_destroy>;
+using Memory = OnednnMemory;
+using Stream = OnednnStream;
+using Primitive = OnednnPrimitive;
+using PrimitiveDesc = OnednnPrimitiveDesc;
+using Attr = OnednnAttr;
+using PostOps = OnednnPostOps;
 
 }  // namespace
 
@@ -114,7 +60,7 @@ std::unique_ptr<Gemm> Gemm::plan(const GemmShape& s, int slots, std::string* err
     *error = std::string("oneDNN could not ") + what;
     return nullptr;
   };
-  dnnl_engine_t eng = engine();
+  dnnl_engine_t eng = onednn_engine();
   if (eng == nullptr) {
     return fail("create its CPU engine");
   }
@@ -190,7 +136,7 @@ std::shared_ptr<const Gemm> Gemm::get(const GemmShape& s, int slots, std::string
   using Key = std::tuple<Precision, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                          bool, bool, int>;
   // The engine first, so that it outlives the kept products (statics die in reverse order).
-  if (engine() == nullptr) {
+  if (onednn_engine() == nullptr) {
     *error = "oneDNN could not create its CPU engine";
     return nullptr;
   }

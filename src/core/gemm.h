@@ -11,7 +11,7 @@
 // workspace). The per-caller memory objects and streams are made when planning. The operator
 // describes every product with dense matrices: oneDNN 2.6 runs those on its brgemm kernels, and
 // falls back for strided ones to its gemm-based implementation, which allocates packing buffers
-// at each run (and would thread itself, which OneThread in gemm.cpp prevents).
+// at each run (and would thread itself, which OneThread (core/onednn.h) prevents).
 //
 // Reuse: a planned product is kept and shared by every plan that needs the same shape and slot
 // count, so that planning a shape seen before costs a lookup. A run holds its slot's lock, so two
