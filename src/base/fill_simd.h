@@ -2,7 +2,7 @@
 // Streaming stores write whole cache lines without reading them first but leave nothing in cache:
 // they pay off when the output would not be in cache anyway by the time it is used again. What
 // decides that is everything a launch touches, not its output alone. Measured (in-process A/B,
-// docs/perf/adaptive_max_pool2d.md): on a 2-core EPYC VM whose 32 MiB last-level cache is shared
+// docs/perf/runtime.md): on a 2-core EPYC VM whose 32 MiB last-level cache is shared
 // with other machines, plain stores filled 8-16 MiB 1.0-1.7x faster, streaming stores 20-48 MiB
 // 1.6-3x faster, and pooling backward launches touching 18-32 MiB ran 1.4-2.4x faster streamed,
 // while one touching 16 MiB ran 1.6x slower. On a Zen 5 server with that cache to itself, plain
