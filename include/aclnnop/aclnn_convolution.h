@@ -17,6 +17,24 @@ ACLNN_API aclnnStatus aclnnConvTbcGetWorkspaceSize(const aclTensor* self, const 
 ACLNN_API aclnnStatus aclnnConvTbc(void* workspace, const uint64_t workspaceSize,
                                    aclOpExecutor* executor, const aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnConvolutionGetWorkspaceSize(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+    bool transposed, const aclIntArray* outputPadding, const int64_t groups, aclTensor* output,
+    int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnConvolution(void* workspace, const uint64_t workspaceSize,
+                                       aclOpExecutor* executor, aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(
+    const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize,
+    const aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnConvDepthwise2d(void* workspace, const uint64_t workspaceSize,
+                                           aclOpExecutor* executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,16 @@ ACLNN_API aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnConvTbcBackward(void* workspace, uint64_t workspaceSize,
                                            aclOpExecutor* executor, const aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
+    const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight,
+    const aclIntArray* biasSizes, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding, int groups,
+    const aclBoolArray* outputMask, int8_t cubeMathType, aclTensor* gradInput,
+    aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnConvolutionBackward(void* workspace, uint64_t workspaceSize,
+                                               aclOpExecutor* executor, const aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

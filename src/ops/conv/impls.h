@@ -16,4 +16,14 @@ Impl tbc_backward_onednn();
 // aclnnConvTbcBackward: SPEC section 8's formulas in float64, any dtype and strides.
 Impl tbc_backward_reference();
 
+// aclnnConvolution and aclnnConvDepthwise2d: oneDNN's convolution primitives (conv_onednn.cpp).
+Impl conv_forward_onednn();
+// aclnnConvolution and aclnnConvDepthwise2d: the sum over the taps in float64.
+Impl conv_forward_reference();
+
+// aclnnConvolutionBackward: oneDNN's convolution primitives (conv_onednn.cpp).
+Impl conv_backward_onednn();
+// aclnnConvolutionBackward: the sums over the taps in float64.
+Impl conv_backward_reference();
+
 }  // namespace oa::conv

@@ -1,0 +1,363 @@
+// The oneDNN implementations of aclnnConvolution, aclnnConvDepthwise2d and
+// aclnnConvolutionBackward: each pass of job.h through oneDNN's float32 convolution primitives
+// (forward, backward-data, backward-weights; the transposed forward is the backward-data pass).
+// Operands that are not dense FLOAT without rounding are widened (and rounded as cubeMathType
+// says) into dense float32 copies in the workspace, and results that do not go straight into a
+// dense FLOAT output are rounded once from float32 to their output dtype. Float32 operands hold
+// every FLOAT16 and BF16 value exactly, so this computes every dtype mix with float32 products and
+// sums.
+//
+// Threads: the batch is cut into slices whose size depends only on the problem; each slice runs
+// one single-threaded primitive (conv_primitive.h) on a slot of its own. A data pass writes each
+// sample's result in exactly one slice, so nothing depends on which thread ran it. The weight
+// pass gives each slice its own partial gradient and sums the partials in slice order. The
+// results therefore have the same bits for any thread count.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include "base/parallel.h"
+#include "core/convert.h"
+#include "core/isa.h"
+#include "ops/conv/conv_primitive.h"
+#include "ops/conv/impls.h"
+#include "ops/conv/job.h"
+#include "ops/conv/rows.h"
+#include "ops/conv/work.h"
+#include "runtime/error.h"
+
+namespace oa::conv {
+namespace {
+
+constexpr int kMaxSlices = 8;
+
+int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
+
+// Whether a view is used by the primitive in place: dense FLOAT, nothing to round.
+bool in_place(const View5& v, CubeRounding rounding) {
+  return v.dtype == ACL_FLOAT && rounding == CubeRounding::none && v.dense();
+}
+
+// body(i0, i1, i2, i3) for every row of a view (its last dim), the first dim spread over threads
+// when the view is large.
+template <typename Body>
+void for_each_row(const View5& v, const Body& body) {
+  parallel_for(
+      v.dims[0],
+      [&](int64_t i0) {
+        for (int64_t i1 = 0; i1 < v.dims[1]; ++i1) {
+          for (int64_t i2 = 0; i2 < v.dims[2]; ++i2) {
+            for (int64_t i3 = 0; i3 < v.dims[3]; ++i3) {
+              body(i0, i1, i2, i3);
+            }
+          }
+        }
+      },
+      v.numel() >= (int64_t{1} << 16));
+}
+
+int64_t row_index(const View5& v, int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
+  return ((i0 * v.dims[1] + i1) * v.dims[2] + i2) * v.dims[3] + i3;
+}
+
+char* element(const View5& v, int64_t offset) {
+  return v.data + offset * (dtype_bits(v.dtype) / 8);
+}
+
+// The view's elements, widened and rounded, into dense float32 at dst.
+void stage(Isa isa, const View5& v, CubeRounding rounding, float* dst) {
+  for_each_row(v, [&](int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
+    load_row(isa, element(v, v.offset(i0, i1, i2, i3, 0)), v.dtype, v.strides[4], v.dims[4],
+             rounding, dst + row_index(v, i0, i1, i2, i3) * v.dims[4]);
+  });
+}
+
+// The dense x of problem p (cropped) at cropped into the dense full-size view `full` at out, zeros
+// past the cropped elements.
+void expand(const ConvProblem& p, const View5& full, const float* cropped, float* out) {
+  std::memset(out, 0, static_cast<size_t>(full.numel()) * 4);
+  const int64_t rows = p.n * p.cx;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t i0 = 0; i0 < p.x[0]; ++i0) {
+      for (int64_t i1 = 0; i1 < p.x[1]; ++i1) {
+        const float* src = cropped + ((r * p.x[0] + i0) * p.x[1] + i1) * p.x[2];
+        float* dst = out + ((r * full.dims[2] + i0) * full.dims[3] + i1) * full.dims[4];
+        std::memcpy(dst, src, static_cast<size_t>(p.x[2]) * 4);
+      }
+    }
+  }
+}
+
+// One pass of the job and how it runs.
+struct StepPlan {
+  ConvStep step;
+  ConvProblem problem;
+  std::unique_ptr<ConvPrimitive> full;  // slices of slice_size samples
+  std::unique_ptr<ConvPrimitive> last;  // the last slice when it is shorter
+  int64_t slice_size = 0;
+  int64_t slices = 0;
+  bool zeros = false;  // an operand has no elements: the result is zeros (plus bias)
+  bool a_in_place = false;
+  bool b_in_place = false;
+  bool out_in_place = false;
+  // The transposed outputPadding past the right padding: the primitive's x is cropped to the
+  // elements a tap reaches (oneDNN takes no negative padding); the rest of a cropped output is 0.
+  bool crop_out = false;
+  int64_t crop_offset = 0;
+  int64_t a_offset = 0;
+  int64_t b_offset = 0;
+  int64_t out_offset = 0;
+  int64_t partial_offset = 0;  // backward_weights: the partials of slices 1.. (w_numel each)
+  int64_t scratch_offset = 0;
+  int64_t scratch_stride = 0;
+  int64_t bias_offset = 0;
+};
+
+// Elements per sample of the operands and the result of a pass (0: shared by every sample).
+struct PerSample {
+  int64_t a;
+  int64_t b;
+  int64_t out;
+};
+
+PerSample per_sample(const ConvProblem& p, Pass pass) {
+  const int64_t x = p.cx * p.x[0] * p.x[1] * p.x[2];
+  const int64_t y = p.cy * p.y[0] * p.y[1] * p.y[2];
+  switch (pass) {
+    case Pass::forward:
+      return {x, 0, y};
+    case Pass::backward_data:
+      return {y, 0, x};
+    default:
+      return {x, y, 0};
+  }
+}
+
+class OnednnPlan final : public Plan {
+ public:
+  static std::unique_ptr<OnednnPlan> make(const char* op, ConvJob job, std::string* why) {
+    std::unique_ptr<OnednnPlan> plan(new OnednnPlan());
+    plan->op_ = op;
+    plan->isa_ = selected_isa();
+    int64_t bytes = 0;
+    auto take = [&bytes](int64_t size) {
+      const int64_t at = bytes;
+      bytes += aligned(size);
+      return at;
+    };
+    for (const ConvStep& s : job.steps) {
+      StepPlan sp;
+      sp.step = s;
+      sp.problem = job.problem;
+      ConvProblem& p = sp.problem;
+      bool crop = false;
+      for (int d = 0; d < 3; ++d) {
+        const int64_t pad_r = p.pad_r(d);
+        if (pad_r < 0) {
+          p.x[d] = std::max<int64_t>(p.x[d] + pad_r, 0);
+          crop = true;
+        }
+      }
+      if (crop && s.pass != Pass::backward_data) {
+        // x is read: the primitive reads the view's first p.x elements of each dim.
+        for (int d = 0; d < 3; ++d) {
+          sp.step.a.dims[2 + d] = p.x[d];
+        }
+      }
+      sp.crop_out = crop && s.pass == Pass::backward_data;
+      sp.zeros = sp.step.a.numel() == 0 || s.b.numel() == 0 || p.x_numel() == 0;
+      sp.a_in_place = in_place(sp.step.a, s.a_rounding);
+      sp.b_in_place = in_place(s.b, s.b_rounding);
+      sp.out_in_place = s.out.dtype == ACL_FLOAT && s.out.dense() && !sp.crop_out;
+      if (!sp.a_in_place) {
+        sp.a_offset = take(s.a.numel() * 4);
+      }
+      if (!sp.b_in_place) {
+        sp.b_offset = take(s.b.numel() * 4);
+      }
+      if (!sp.out_in_place) {
+        sp.out_offset = take(s.out.numel() * 4);
+      }
+      if (sp.crop_out) {
+        sp.crop_offset = take(p.x_numel() * 4);
+      }
+      if (s.has_bias) {
+        sp.bias_offset = take(s.bias.numel() * 4);
+      }
+      if (!sp.zeros) {
+        const double flops = 2.0 * static_cast<double>(p.y_numel()) *
+                             static_cast<double>(p.w_numel() / std::max<int64_t>(p.cy, 1));
+        const int64_t wanted = std::clamp<int64_t>(static_cast<int64_t>(flops / kFlopsPerSlot), 1,
+                                                   std::min<int64_t>(p.n, kMaxSlices));
+        sp.slice_size = (p.n + wanted - 1) / wanted;
+        sp.slices = (p.n + sp.slice_size - 1) / sp.slice_size;
+        ConvProblem sliced = p;
+        sliced.n = sp.slice_size;
+        sp.full = ConvPrimitive::make(sliced, s.pass, static_cast<int>(sp.slices), why);
+        if (sp.full == nullptr) {
+          return nullptr;
+        }
+        int64_t scratch = sp.full->scratch_bytes();
+        const int64_t rest = p.n - (sp.slices - 1) * sp.slice_size;
+        if (rest != sp.slice_size) {
+          sliced.n = rest;
+          sp.last = ConvPrimitive::make(sliced, s.pass, 1, why);
+          if (sp.last == nullptr) {
+            return nullptr;
+          }
+          scratch = std::max(scratch, sp.last->scratch_bytes());
+        }
+        sp.scratch_stride = aligned(scratch);
+        sp.scratch_offset = take(sp.scratch_stride * sp.slices);
+        if (s.pass == Pass::backward_weights) {
+          sp.partial_offset = take(p.w_numel() * 4 * (sp.slices - 1));
+        }
+      }
+      plan->steps_.push_back(std::move(sp));
+    }
+    plan->workspace_bytes_ = bytes;
+    plan->job_ = std::move(job);
+    return plan;
+  }
+
+  int64_t workspace_bytes() const { return workspace_bytes_; }
+
+  aclnnStatus run(void* workspace) const override {
+    char* ws = static_cast<char*>(workspace);
+    for (const StepPlan& sp : steps_) {
+      if (!run_step(sp, ws)) {
+        return failf(ACLNN_ERR_INNER, "%s: a oneDNN convolution failed", op_);
+      }
+    }
+    if (job_.has_grad_bias) {
+      store_grad_bias(job_);
+    }
+    return ACLNN_SUCCESS;
+  }
+
+ private:
+  OnednnPlan() = default;
+
+  bool run_step(const StepPlan& sp, char* ws) const {
+    const ConvStep& s = sp.step;
+    auto operand = [&](const View5& v, CubeRounding rounding, bool direct, int64_t offset) {
+      if (direct) {
+        return reinterpret_cast<const float*>(v.data);
+      }
+      auto* dst = reinterpret_cast<float*>(ws + offset);
+      stage(isa_, v, rounding, dst);
+      return static_cast<const float*>(dst);
+    };
+    float* out = sp.out_in_place ? reinterpret_cast<float*>(s.out.data)
+                                 : reinterpret_cast<float*>(ws + sp.out_offset);
+    if (sp.zeros) {
+      std::memset(out, 0, static_cast<size_t>(s.out.numel()) * 4);
+    } else {
+      const float* a = operand(s.a, s.a_rounding, sp.a_in_place, sp.a_offset);
+      const float* b = operand(s.b, s.b_rounding, sp.b_in_place, sp.b_offset);
+      float* target = sp.crop_out ? reinterpret_cast<float*>(ws + sp.crop_offset) : out;
+      if (!run_slices(sp, a, b, target, ws)) {
+        return false;
+      }
+      if (sp.crop_out) {
+        expand(sp.problem, s.out, target, out);
+      }
+    }
+    finish(sp, out, ws);
+    return true;
+  }
+
+  bool run_slices(const StepPlan& sp, const float* a, const float* b, float* out, char* ws) const {
+    const PerSample each = per_sample(sp.problem, sp.step.pass);
+    const bool weights = sp.step.pass == Pass::backward_weights;
+    const int64_t w_numel = sp.problem.w_numel();
+    auto* partials = reinterpret_cast<float*>(ws + sp.partial_offset);
+    std::atomic<bool> ok{true};
+    parallel_for(
+        sp.slices,
+        [&](int64_t slice) {
+          const int64_t first = slice * sp.slice_size;
+          const bool short_last = slice == sp.slices - 1 && sp.last != nullptr;
+          const ConvPrimitive& conv = short_last ? *sp.last : *sp.full;
+          const int slot = short_last ? 0 : static_cast<int>(slice);
+          float* target = weights ? (slice == 0 ? out : partials + (slice - 1) * w_numel)
+                                  : out + first * each.out;
+          if (!conv.run(slot, a + first * each.a, b + first * each.b, target,
+                        ws + sp.scratch_offset + slice * sp.scratch_stride)) {
+            ok.store(false, std::memory_order_relaxed);
+          }
+        },
+        sp.slices > 1);
+    if (weights) {
+      // The partials in slice order, whatever the threads did.
+      for (int64_t slice = 1; slice < sp.slices; ++slice) {
+        const float* partial = partials + (slice - 1) * w_numel;
+        for (int64_t i = 0; i < w_numel; ++i) {
+          out[i] += partial[i];
+        }
+      }
+    }
+    return ok.load();
+  }
+
+  // Adds the bias and rounds the float32 results once into the output (unless they are in it).
+  void finish(const StepPlan& sp, float* out, char* ws) const {
+    const ConvStep& s = sp.step;
+    const View5& v = s.out;
+    auto* bias = reinterpret_cast<float*>(ws + sp.bias_offset);
+    if (s.has_bias) {
+      for (int64_t c = 0; c < s.bias.dims[1]; ++c) {
+        bias[c] = cube_round(s.bias_rounding,
+                             load_float(s.bias.dtype, s.bias.data, c * s.bias.strides[1]));
+      }
+    }
+    if (sp.out_in_place && !s.has_bias) {
+      return;
+    }
+    for_each_row(v, [&](int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
+      float* row = out + row_index(v, i0, i1, i2, i3) * v.dims[4];
+      if (s.has_bias) {
+        for (int64_t i = 0; i < v.dims[4]; ++i) {
+          row[i] += bias[i1];
+        }
+      }
+      if (!sp.out_in_place) {
+        store_row(isa_, row, v.dims[4], v.dtype, element(v, v.offset(i0, i1, i2, i3, 0)),
+                  v.strides[4]);
+      }
+    });
+  }
+
+  const char* op_ = "";
+  Isa isa_ = Isa::scalar;
+  ConvJob job_;
+  std::vector<StepPlan> steps_;
+  int64_t workspace_bytes_ = 0;
+};
+
+Impl onednn(ConvJob (*job)(const Call&)) {
+  Impl impl;
+  impl.name = "onednn";
+  impl.reference_bits = false;
+  impl.plan = [job](const Call& call, Planned* planned) {
+    std::string why;
+    auto plan = OnednnPlan::make(call.op(), job(call), &why);
+    if (plan == nullptr) {
+      return failf(ACLNN_ERR_INNER, "%s: %s", call.op(), why.c_str());
+    }
+    planned->workspace_bytes = static_cast<uint64_t>(plan->workspace_bytes());
+    planned->plan = std::move(plan);
+    return ACLNN_SUCCESS;
+  };
+  return impl;
+}
+
+}  // namespace
+
+Impl conv_forward_onednn() { return onednn(forward_job); }
+
+Impl conv_backward_onednn() { return onednn(backward_job); }
+
+}  // namespace oa::conv

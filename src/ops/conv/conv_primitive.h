@@ -1,0 +1,43 @@
+// One oneDNN convolution primitive (float32, plain row-major layouts, user scratchpad) for one
+// pass of a plain convolution (job.h) over a batch of n samples, with the memory objects and
+// stream of the slots that run it. Planned once on one thread (core/onednn.h), so that its result
+// does not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ops/conv/job.h"
+
+namespace oa::conv {
+
+class ConvPrimitive {
+ public:
+  // The primitive of `pass` over problem p (p.n samples), runnable on `slots` slots at a time;
+  // null with *why set when oneDNN cannot make it.
+  static std::unique_ptr<ConvPrimitive> make(const ConvProblem& p, Pass pass, int slots,
+                                             std::string* why);
+  ~ConvPrimitive();
+  ConvPrimitive(const ConvPrimitive&) = delete;
+  ConvPrimitive& operator=(const ConvPrimitive&) = delete;
+
+  // The scratchpad bytes one run needs.
+  int64_t scratch_bytes() const { return scratch_bytes_; }
+  const std::string& implementation() const { return implementation_; }
+
+  // Runs on slot `slot` with dense float32 operands a and b into out (job.h's roles of the
+  // three), scratch holding scratch_bytes(). False when oneDNN fails.
+  bool run(int slot, const float* a, const float* b, float* out, void* scratch) const;
+
+ private:
+  struct Handles;
+  ConvPrimitive();
+  std::unique_ptr<Handles> handles_;
+  Pass pass_ = Pass::forward;
+  int64_t scratch_bytes_ = 0;
+  std::string implementation_;
+};
+
+}  // namespace oa::conv
