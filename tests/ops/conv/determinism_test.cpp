@@ -1,0 +1,59 @@
+// The convolution family gives the same bits for any thread count: calls large enough to be cut
+// into several batch slices (conv_onednn.cpp), forward, transposed and every gradient, in FLOAT
+// and BF16.
+#include <gtest/gtest.h>
+
+#include "reference/convolution.h"
+
+namespace conv_test {
+namespace {
+
+std::vector<std::vector<uint64_t>> run_with_threads(const oa::OpDef& def, const oa::CallSpec& spec,
+                                                    const char* threads) {
+  oa_test::ScopedEnv env("OPENACLNN_NUM_THREADS", std::string(threads));
+  oa_test::TestCall call(def, spec);
+  std::mt19937_64 rng(9);
+  call.fill_inputs([&](aclDataType dtype) { return oa_test::random_value(rng, dtype, false); });
+  EXPECT_EQ(call.run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  return call.output_bits();
+}
+
+void expect_same_bits(const oa::OpDef& def, const oa::CallSpec& spec) {
+  const auto one = run_with_threads(def, spec, "1");
+  for (const char* threads : {"2", "3"}) {
+    EXPECT_EQ(run_with_threads(def, spec, threads), one) << threads << " threads";
+  }
+}
+
+Geometry large(bool transposed) {
+  Geometry g;
+  g.spatial = 2;
+  g.n = 7;
+  g.cin = 16;
+  g.cout = 16;
+  g.transposed = transposed;
+  for (int d = 0; d < 2; ++d) {
+    g.in[d] = 20;
+    g.k[d] = 3;
+    g.pad[d] = 1;
+    g.stride[d] = transposed ? 2 : 1;
+    g.output_padding[d] = transposed ? 1 : 0;
+  }
+  return g;
+}
+
+TEST(ConvolutionDeterminism, SameBitsForAnyThreadCount) {
+  const oa::OpDef& forward = *oa::find_definition("Convolution");
+  const oa::OpDef& backward = *oa::find_definition("ConvolutionBackward");
+  for (bool transposed : {false, true}) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+      SCOPED_TRACE(std::string(transposed ? "transposed " : "") + oa::dtype_name(dtype));
+      const Dtypes t{dtype, dtype, dtype, dtype};
+      expect_same_bits(forward, forward_spec(large(transposed), t, 0));
+      expect_same_bits(backward, backward_spec(large(transposed), t, {true, true, true}, 0, false));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace conv_test

@@ -1,0 +1,71 @@
+// aclnnConvolution and aclnnConvolutionBackward on random geometry, dtype mixes, cubeMathType,
+// outputMask and non-contiguous views, against the tests' float64 reference
+// (reference/convolution.h): within float32 accumulation error on random normals, and exactly on
+// small integers (where every sum is exact in float32).
+#include <gtest/gtest.h>
+
+#include "reference/convolution.h"
+
+namespace conv_test {
+namespace {
+
+constexpr int kCases = 80;
+
+aclDataType random_dtype(std::mt19937_64* rng) {
+  constexpr aclDataType kDtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+  return kDtypes[std::uniform_int_distribution<int>(0, 2)(*rng)];
+}
+
+// Runs spec on random normals and on small integers, checking both against the reference.
+void run_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* rng,
+              const std::string& what) {
+  for (bool integers : {false, true}) {
+    oa_test::TestCall call(def, spec);
+    call.fill_inputs([&](aclDataType dtype) {
+      return integers ? oa_test::random_integer(*rng, dtype)
+                      : oa_test::random_value(*rng, dtype, false);
+    });
+    ASSERT_EQ(call.run(), ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
+    expect_matches(def, spec, call, integers, what + (integers ? " (integers)" : ""));
+  }
+}
+
+TEST(ConvolutionRandom, ForwardMatchesReference) {
+  const oa::OpDef& def = *oa::find_definition("Convolution");
+  std::mt19937_64 rng(26001);
+  for (int i = 0; i < kCases; ++i) {
+    const Geometry g = random_geometry(&rng);
+    Dtypes t{random_dtype(&rng), random_dtype(&rng), random_dtype(&rng), random_dtype(&rng)};
+    if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
+      t.bias = ACL_DT_UNDEFINED;
+    }
+    const int64_t cube = std::uniform_int_distribution<int64_t>(0, 4)(rng);
+    oa::CallSpec spec = forward_spec(g, t, cube);
+    randomize_layouts(def, &spec, &rng);
+    run_case(def, spec, &rng,
+             "case " + std::to_string(i) + ": " + g.describe() + " cubeMathType " +
+                 std::to_string(cube));
+  }
+}
+
+TEST(ConvolutionRandom, BackwardMatchesReference) {
+  const oa::OpDef& def = *oa::find_definition("ConvolutionBackward");
+  std::mt19937_64 rng(26002);
+  for (int i = 0; i < kCases; ++i) {
+    const Geometry g = random_geometry(&rng);
+    const Dtypes t{random_dtype(&rng), random_dtype(&rng), random_dtype(&rng), random_dtype(&rng)};
+    const int mask_bits = i % 8;  // every outputMask in turn
+    const std::vector<bool> mask = {(mask_bits & 1) != 0, (mask_bits & 2) != 0,
+                                    (mask_bits & 4) != 0};
+    const int64_t cube = std::uniform_int_distribution<int64_t>(0, 3)(rng);
+    const bool null_unasked = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
+    oa::CallSpec spec = backward_spec(g, t, mask, cube, null_unasked);
+    randomize_layouts(def, &spec, &rng);
+    run_case(def, spec, &rng,
+             "case " + std::to_string(i) + ": " + g.describe() + " mask " +
+                 std::to_string(mask_bits) + " cubeMathType " + std::to_string(cube));
+  }
+}
+
+}  // namespace
+}  // namespace conv_test
