@@ -43,9 +43,11 @@ int check_device_id(const char* api, int32_t device_id) {
 }
 
 int check_option(const char* api, aclSysParamOpt opt) {
-  if (opt < 0 || opt >= kOptionCount) {
+  // As an int: a C caller may pass any value, beyond the range the C++ enum type has.
+  const int value = static_cast<int>(opt);
+  if (value < 0 || value >= kOptionCount) {
     return failf(ACL_ERROR_RT_PARAM_INVALID, "%s: opt must be 0..%d (aclSysParamOpt), got %d", api,
-                 kOptionCount - 1, static_cast<int>(opt));
+                 kOptionCount - 1, value);
   }
   return ACL_SUCCESS;
 }
