@@ -14,14 +14,6 @@
 namespace oa_test {
 namespace {
 
-std::vector<std::string> definition_names() {
-  std::vector<std::string> names;
-  for (const oa::OpDef* def : oa::definitions()) {
-    names.push_back(def->name);
-  }
-  return names;
-}
-
 class Conformance : public ::testing::TestWithParam<std::string> {
  protected:
   const oa::OpDef& def() const { return *oa::find_definition(GetParam()); }

@@ -45,23 +45,19 @@ aclnnStatus TestCall::run(unsigned char workspace_fill) const {
   if (planned != ACLNN_SUCCESS) {
     return planned;
   }
-  std::unique_ptr<DeviceBuffer> workspace;
-  if (workspace_size > 0) {
-    workspace = std::make_unique<DeviceBuffer>(workspace_size);
-    workspace->write(std::vector<unsigned char>(workspace_size, workspace_fill));
-  }
-  const aclnnStatus launched = oa::launch_op(def_, workspace ? workspace->get() : nullptr,
-                                             workspace_size, executor, nullptr);
+  const aclnnStatus launched = launch(workspace_size, executor, workspace_fill);
   if (launched != ACLNN_SUCCESS) {
     return launched;
   }
   return aclrtSynchronizeStream(nullptr);
 }
 
-aclnnStatus TestCall::launch(uint64_t workspace_size, aclOpExecutor* executor) const {
+aclnnStatus TestCall::launch(uint64_t workspace_size, aclOpExecutor* executor,
+                             unsigned char workspace_fill) const {
   std::unique_ptr<DeviceBuffer> workspace;
   if (workspace_size > 0) {
     workspace = std::make_unique<DeviceBuffer>(workspace_size);
+    workspace->write(std::vector<unsigned char>(workspace_size, workspace_fill));
   }
   return oa::launch_op(def_, workspace ? workspace->get() : nullptr, workspace_size, executor,
                        nullptr);
@@ -94,6 +90,25 @@ bool TestCall::only_views_written() const {
     }
   }
   return true;
+}
+
+std::vector<std::string> definition_names() {
+  std::vector<std::string> names;
+  for (const oa::OpDef* def : oa::definitions()) {
+    names.push_back(def->name);
+  }
+  return names;
+}
+
+aclnnStatus plan_status(const oa::OpDef& def, const oa::CallSpec& spec) {
+  TestCall call(def, spec);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclnnStatus status = call.plan(&workspace_size, &executor);
+  if (status == ACLNN_SUCCESS) {
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  }
+  return status;
 }
 
 double random_value(std::mt19937_64& rng, aclDataType dtype, bool specials) {

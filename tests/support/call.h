@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/op/bind.h"
@@ -51,8 +52,10 @@ class TestCall {
   aclnnStatus plan(uint64_t* workspace_size, aclOpExecutor** executor) const;
   // Both phases with a workspace filled with `workspace_fill`; the first failing status.
   aclnnStatus run(unsigned char workspace_fill = 0xA5) const;
-  // Phase 2 of a planned executor, with a fresh workspace of workspace_size bytes.
-  aclnnStatus launch(uint64_t workspace_size, aclOpExecutor* executor) const;
+  // Phase 2 of a planned executor, with a fresh workspace of workspace_size bytes filled with
+  // `workspace_fill`.
+  aclnnStatus launch(uint64_t workspace_size, aclOpExecutor* executor,
+                     unsigned char workspace_fill = 0xA5) const;
 
   // Every output's bits, in parameter order, then every tensor (inputs too) untouched outside its
   // view.
@@ -66,6 +69,13 @@ class TestCall {
   std::vector<std::unique_ptr<TestTensor>> tensors_;
   std::unique_ptr<oa::CallArgs> args_;
 };
+
+// The names of every registered definition (the parameters of the tests over all of them).
+std::vector<std::string> definition_names();
+
+// Phase 1 of a call of def alone (the executor, when one is made, destroyed): its status, the
+// message in aclGetRecentErrMsg().
+aclnnStatus plan_status(const oa::OpDef& def, const oa::CallSpec& spec);
 
 // A random value of the kind a test draws for dtype: normals (scale 2) with a few infinities,
 // NaNs and signed zeros for the float types, small integers for the integer types.

@@ -14,6 +14,25 @@ namespace {
 // gradWeight may also be one of the two 8-bit float types.
 const DtypeSet kGradWeightDtypes{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_HIFLOAT8, ACL_FLOAT8_E4M3FN};
 
+// cubeMathType's rule; USE_FP16 fails with any BF16 operand of the products, weight too (the rule's
+// own violation makes self BF16).
+Check backward_cube_math_type() {
+  Check check = cube_math_type({"self", "input", "weight"}, {"self"});
+  check.violations.push_back({"USE_FP16 with a BF16 weight",
+                              [](const OpDef& def, CallSpec* spec) {
+                                for (const char* name : {"weight", "gradWeight"}) {
+                                  arg_of(def, spec, name).tensor.dtype = ACL_BF16;
+                                }
+                                arg_of(def, spec, "cubeMathType").integer = 2;
+                                return arg_of(def, *spec, "self").tensor.dtype != ACL_BF16 &&
+                                       arg_of(def, *spec, "input").tensor.dtype != ACL_BF16;
+                              },
+                              ACLNN_ERR_PARAM_INVALID,
+                              {"cubeMathType 2 (USE_FP16) cannot be used with BF16 inputs, got "
+                               "weight dtype BF16"}});
+  return check;
+}
+
 // gradInput, gradWeight and gradBias: the shapes and dtypes of input, weight and bias; gradBias ND.
 bool infer(const OpDef& def, CallSpec* spec) {
   for (const char* name : {"input", "weight", "bias"}) {
@@ -78,7 +97,7 @@ const OpDef& definition() {
         rules::same_shape({"gradInput"}, "input"),
         rules::same_shape({"gradWeight"}, "weight"),
         rules::same_shape({"gradBias"}, "bias"),
-        cube_math_type({"self", "input", "weight"}, {"self"}),
+        backward_cube_math_type(),
         rules::in_device_memory(tensors),
         rules::disjoint_output("gradInput", inputs, false),
         rules::disjoint_output("gradWeight", {"self", "input", "weight", "bias", "gradInput"},

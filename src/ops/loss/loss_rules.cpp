@@ -194,6 +194,14 @@ std::string reduction_name(int64_t reduction) {
   }
 }
 
+// What a reduced result's shape must be, in words, for inputs of the broadcast shape `shape`.
+std::string reduced_expectation(ReducedShape reduced, const Shape& shape) {
+  return reduced == ReducedShape::first_dim_gone  ? shape_string(reduced_shape(reduced, shape))
+         : reduced == ReducedShape::scalar        ? "[]"
+         : reduced == ReducedShape::scalar_or_one ? "[] or [1]"
+                                                  : "one element";
+}
+
 }  // namespace
 
 ArgSpec* arg_of(const OpDef& def, CallSpec* spec, const std::string& name) {
@@ -247,14 +255,9 @@ Check loss_result(rules::Names inputs, std::string result, ReducedShape reduced,
         break;
     }
     if (!ok) {
-      const std::string expected = reduced == ReducedShape::first_dim_gone
-                                       ? shape_string(reduced_shape(reduced, shape))
-                                   : reduced == ReducedShape::scalar        ? "[]"
-                                   : reduced == ReducedShape::scalar_or_one ? "[] or [1]"
-                                                                            : "one element";
       return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s shape must be %s for reduction %s, got %s",
-                   call.op(), result.c_str(), expected.c_str(), reduction_name(reduction).c_str(),
-                   shape_string(got).c_str());
+                   call.op(), result.c_str(), reduced_expectation(reduced, shape).c_str(),
+                   reduction_name(reduction).c_str(), shape_string(got).c_str());
     }
     return ACLNN_SUCCESS;
   };
@@ -284,22 +287,25 @@ Check loss_result(rules::Names inputs, std::string result, ReducedShape reduced,
                               },
                               ACLNN_ERR_PARAM_INVALID,
                               {result + " shape must be the broadcast of"}});
-  check.violations.push_back({result + " shaped wrongly for a reduction",
-                              [result, reduced](const OpDef& def, CallSpec* spec) {
-                                if (reduction_of(def, *spec) == 0) {
-                                  return false;
-                                }
-                                TensorSpec& t = arg_of(def, spec, result)->tensor;
-                                if (reduced == ReducedShape::first_dim_gone) {
-                                  t.shape.insert(t.shape.begin(), 2);
-                                } else {
-                                  t.shape = reduced == ReducedShape::scalar ? Shape{1} : Shape{2};
-                                }
-                                t.strides.clear();
-                                return true;
-                              },
-                              ACLNN_ERR_PARAM_INVALID,
-                              {result + " shape must be", "for reduction"}});
+  check.violations.push_back(
+      {result + " shaped wrongly for a reduction",
+       [result, reduced](const OpDef& def, CallSpec* spec) {
+         if (reduction_of(def, *spec) == 0) {
+           return false;
+         }
+         TensorSpec& t = arg_of(def, spec, result)->tensor;
+         if (reduced == ReducedShape::first_dim_gone) {
+           t.shape.insert(t.shape.begin(), 2);
+         } else {
+           t.shape = reduced == ReducedShape::scalar ? Shape{1} : Shape{2};
+         }
+         t.strides.clear();
+         return true;
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {result + " shape must be" +
+            (reduced == ReducedShape::first_dim_gone ? "" : " " + reduced_expectation(reduced, {})),
+        "for reduction"}});
   return check;
 }
 

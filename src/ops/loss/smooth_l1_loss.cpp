@@ -23,6 +23,24 @@ const ElementwiseOp kOp = {{"self", "target"},
                            "reduction",
                            nullptr};
 
+// result overlaps neither input, except as exactly its view (reduction none): a reduction's 0-d
+// result at an input's first element is no in-place use.
+Check result_disjoint() {
+  Check check = rules::disjoint_output("result", {"self", "target"}, true);
+  check.violations.push_back({"0-d result of a sum at self's first element",
+                              [](const OpDef& def, CallSpec* spec) {
+                                arg_of(def, spec, "reduction")->integer = 2;
+                                ArgSpec* result = arg_of(def, spec, "result");
+                                result->tensor.shape.clear();
+                                result->tensor.strides.clear();
+                                result->alias_of = def.param_index("self");
+                                return numel(arg_of(def, spec, "self")->tensor.shape) > 0;
+                              },
+                              ACLNN_ERR_PARAM_INVALID,
+                              {"result overlaps self"}});
+  return check;
+}
+
 const OpDef& definition() {
   static const OpDef def = [] {
     using namespace build;
@@ -42,7 +60,7 @@ const OpDef& definition() {
         rules::at_least("beta", 0),
         loss_result({"self", "target"}, "result"),
         rules::in_device_memory(tensors),
-        rules::disjoint_output("result", {"self", "target"}, true),
+        result_disjoint(),
     };
     d.infer = elementwise_infer(kOp);
     d.tolerance = elementwise_tolerance(kOp);

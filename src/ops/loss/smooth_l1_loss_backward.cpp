@@ -2,10 +2,14 @@
 // broadcast over the three inputs, computed in float32 per element.
 #include "aclnnop/aclnn_smooth_l1_loss_backward.h"
 
+#include <limits>
+
 #include "core/elementwise_op.h"
 #include "core/op/build.h"
 #include "core/op/rules.h"
+#include "ops/loss/loss_rules.h"
 #include "ops/loss/smooth_l1.h"
+#include "runtime/error.h"
 
 namespace oa::loss {
 namespace {
@@ -26,6 +30,21 @@ const ElementwiseOp kOp = {
     "",
     nullptr};
 
+// beta >= 0, the boundary included: -inf and the smallest negative values fail too.
+Check beta_at_least_zero() {
+  Check check = rules::at_least("beta", 0);
+  for (double beta : {-std::numeric_limits<double>::infinity(), -1e-30}) {
+    check.violations.push_back({"beta " + format("%g", beta),
+                                [beta](const OpDef& def, CallSpec* spec) {
+                                  arg_of(def, spec, "beta")->real = beta;
+                                  return true;
+                                },
+                                ACLNN_ERR_PARAM_INVALID,
+                                {"beta must be >= 0", "got " + format("%g", beta)}});
+  }
+  return check;
+}
+
 const OpDef& definition() {
   static const OpDef def = [] {
     using namespace build;
@@ -44,7 +63,7 @@ const OpDef& definition() {
         rules::dtype_in(tensors, kFloatDtypes),
         rules::rank_in(tensors, 0, 8),
         rules::named_value("reduction"),
-        rules::at_least("beta", 0),
+        beta_at_least_zero(),
         rules::broadcast_to({"gradOutput", "self", "target"}, "gradInput"),
         rules::in_device_memory(tensors),
         rules::disjoint_output("gradInput", {"gradOutput", "self", "target"}, true),

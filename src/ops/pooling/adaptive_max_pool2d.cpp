@@ -43,13 +43,75 @@ Check output_size_values() {
                          },
                          ACLNN_ERR_PARAM_INVALID,
                          {"outputSize must have 2 values (Ho, Wo)", "got 1"}},
+                        {"outputSize of three values",
+                         [](const OpDef& def, CallSpec* spec) {
+                           arg_of(def, spec, "outputSize").ints.push_back(1);
+                           return true;
+                         },
+                         ACLNN_ERR_PARAM_INVALID,
+                         {"outputSize must have 2 values (Ho, Wo)", "got 3 ["}},
                         {"outputSize value 0",
                          [](const OpDef& def, CallSpec* spec) {
                            arg_of(def, spec, "outputSize").ints[1] = 0;
                            return true;
                          },
                          ACLNN_ERR_PARAM_INVALID,
-                         {"outputSize values must be >= 1"}}});
+                         {"outputSize values must be >= 1"}},
+                        {"outputSize value -3",
+                         [](const OpDef& def, CallSpec* spec) {
+                           arg_of(def, spec, "outputSize").ints[0] = -3;
+                           return true;
+                         },
+                         ACLNN_ERR_PARAM_INVALID,
+                         {"outputSize values must be >= 1", "got [-3, "}}});
+}
+
+// A violation changing tensor `name` in a way CANN rejects that the rule's own violation does not
+// try.
+Violation tensor_violation(std::string what, std::string name,
+                           std::function<void(TensorSpec*)> change,
+                           std::vector<std::string> message) {
+  return {std::move(what),
+          [name, change](const OpDef& def, CallSpec* spec) {
+            change(&arg_of(def, spec, name).tensor);
+            return true;
+          },
+          ACLNN_ERR_PARAM_INVALID, std::move(message)};
+}
+
+// outputOut has self's dtype: no widening either (a FLOAT16 self with a FLOAT outputOut fails).
+Check output_dtype() {
+  Check check = rules::same_dtype({"outputOut"}, "self");
+  check.violations.push_back({"outputOut FLOAT for a FLOAT16 self",
+                              [](const OpDef& def, CallSpec* spec) {
+                                if (arg_of(def, *spec, "self").tensor.dtype != ACL_FLOAT16) {
+                                  return false;
+                                }
+                                arg_of(def, spec, "outputOut").tensor.dtype = ACL_FLOAT;
+                                return true;
+                              },
+                              ACLNN_ERR_PARAM_INVALID,
+                              {"outputOut dtype must equal self dtype (FLOAT16)", "got FLOAT"}});
+  return check;
+}
+
+// INT64 indices only (CANN's forward writes no INT32 ones; the backward reads both).
+Check indices_dtype() {
+  Check check = rules::dtype_in({"indicesOut"}, {ACL_INT64});
+  check.violations.push_back(tensor_violation(
+      "indicesOut INT32", "indicesOut", [](TensorSpec* t) { t->dtype = ACL_INT32; },
+      {"indicesOut dtype must be one of {INT64}", "got INT32"}));
+  return check;
+}
+
+// ND or NCHW: NHWC (the rule's own violation) is rejected, as read as NCHW its axes would be pooled
+// wrongly; so are the private formats.
+Check formats(const rules::Names& tensors) {
+  Check check = rules::format_in(tensors, {ACL_FORMAT_ND, ACL_FORMAT_NCHW});
+  check.violations.push_back(tensor_violation(
+      "self format FRACTAL_Z", "self", [](TensorSpec* t) { t->format = ACL_FORMAT_FRACTAL_Z; },
+      {"self format must be one of {ND, NCHW}", "got FRACTAL_Z"}));
+  return check;
 }
 
 Check plane_not_empty() {
@@ -142,9 +204,9 @@ const OpDef& definition() {
         rules::not_null(
             {"self", "outputSize", "outputOut", "indicesOut", "workspaceSize", "executor"}),
         rules::dtype_in({"self"}, kSelfDtypes),
-        rules::same_dtype({"outputOut"}, "self"),
-        rules::dtype_in({"indicesOut"}, {ACL_INT64}),
-        rules::format_in(tensors, {ACL_FORMAT_ND, ACL_FORMAT_NCHW}),
+        output_dtype(),
+        indices_dtype(),
+        formats(tensors),
         rules::rank_in({"self"}, 3, 4),
         rules::same_rank(tensors),
         output_size_values(),

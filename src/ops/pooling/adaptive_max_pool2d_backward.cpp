@@ -31,6 +31,24 @@ Check self_dtype() {
   return check;
 }
 
+// A violation giving gradOutput and indices another first dim, on the samples of rank `rank` (any
+// with 0).
+Violation other_first_dim(std::string what, size_t rank, std::vector<std::string> message) {
+  return {std::move(what),
+          [rank](const OpDef& def, CallSpec* spec) {
+            if (rank != 0 && arg_of(def, *spec, "gradOutput").tensor.shape.size() != rank) {
+              return false;
+            }
+            for (const char* name : {"gradOutput", "indices"}) {
+              TensorSpec& t = arg_of(def, spec, name).tensor;
+              t.shape[0] += 1;
+              t.strides.clear();
+            }
+            return true;
+          },
+          ACLNN_ERR_PARAM_INVALID, std::move(message)};
+}
+
 // CANN leaves the last leading dim unchecked and computes garbage; we reject.
 Check leading_dims() {
   return rules::custom(
@@ -50,17 +68,10 @@ Check leading_dims() {
         }
         return ACLNN_SUCCESS;
       },
-      {{"gradOutput and indices with another first dim",
-        [](const OpDef& def, CallSpec* spec) {
-          for (const char* name : {"gradOutput", "indices"}) {
-            TensorSpec& t = arg_of(def, spec, name).tensor;
-            t.shape[0] += 1;
-            t.strides.clear();
-          }
-          return true;
-        },
-        ACLNN_ERR_PARAM_INVALID,
-        {"gradOutput leading dims", "must equal self's leading dims"}}});
+      {other_first_dim("gradOutput and indices with another first dim", 0,
+                       {"gradOutput leading dims", "must equal self's leading dims"}),
+       other_first_dim("3-D gradOutput and indices with another C", 3,
+                       {"gradOutput leading dims [", "must equal self's leading dims [", "(C)"})});
 }
 
 // An index must be able to name every position of the plane.
