@@ -135,10 +135,10 @@ TestTensor::TestTensor(const oa::TensorSpec& spec, Memory memory, unsigned char 
   if (spec_.strides.empty()) {
     spec_.strides = oa::contiguous_strides(spec_.shape);
   }
-  int64_t reach = spec_.offset + 1;
+  int64_t reach = spec_.offset + 1;  // a negative stride reaches below the offset, not past it
   for (size_t d = 0; d < spec_.shape.size(); ++d) {
     if (spec_.shape[d] > 0) {
-      reach += spec_.strides[d] * (spec_.shape[d] - 1);
+      reach += std::max<int64_t>(spec_.strides[d] * (spec_.shape[d] - 1), 0);
     }
   }
   front_guard_ = kGuard;
@@ -151,11 +151,7 @@ TestTensor::TestTensor(const oa::TensorSpec& spec, Memory memory, unsigned char 
     base_ = host_->data() + front_guard_;
   }
   image_.assign(storage_size_, fill);
-  if (device_) {
-    device_->write(image_);
-  } else {
-    *host_ = image_;
-  }
+  upload();
   tensor_ = make_tensor(spec_.shape, spec_.dtype, base_, spec_.strides, spec_.offset, spec_.format);
 }
 
@@ -203,6 +199,14 @@ std::vector<unsigned char> TestTensor::storage_bytes() const {
   return *host_;
 }
 
+void TestTensor::upload() {
+  if (device_) {
+    device_->write(image_);
+  } else {
+    *host_ = image_;
+  }
+}
+
 void TestTensor::write(const std::vector<double>& values) {
   image_ = storage_bytes();
   const std::vector<int64_t> offsets = element_offsets();
@@ -210,11 +214,22 @@ void TestTensor::write(const std::vector<double>& values) {
     encode(spec_.dtype, values[k],
            &image_[front_guard_ + static_cast<size_t>(offsets[k] * bytes_per_element_)]);
   }
-  if (device_) {
-    device_->write(image_);
-  } else {
-    *host_ = image_;
+  upload();
+}
+
+void TestTensor::write_bits(const std::vector<uint64_t>& bits) {
+  image_ = storage_bytes();
+  const std::vector<int64_t> offsets = element_offsets();
+  for (size_t k = 0; k < offsets.size() && k < bits.size(); ++k) {
+    // Little-endian: the low bytes of the value are the element's.
+    std::memcpy(&image_[front_guard_ + static_cast<size_t>(offsets[k] * bytes_per_element_)],
+                &bits[k], static_cast<size_t>(bytes_per_element_));
   }
+  upload();
+}
+
+void TestTensor::write_ints(const std::vector<int64_t>& values) {
+  write_bits(std::vector<uint64_t>(values.begin(), values.end()));
 }
 
 std::vector<double> TestTensor::read() const {
@@ -237,6 +252,18 @@ std::vector<uint64_t> TestTensor::read_bits() const {
     bits.push_back(b);
   }
   return bits;
+}
+
+std::vector<int64_t> TestTensor::read_ints() const {
+  const bool is_signed = spec_.dtype == ACL_INT8 || spec_.dtype == ACL_INT16 ||
+                         spec_.dtype == ACL_INT32 || spec_.dtype == ACL_INT64;
+  const int shift = 64 - 8 * static_cast<int>(bytes_per_element_);
+  std::vector<int64_t> values;
+  for (uint64_t bits : read_bits()) {
+    const auto v = static_cast<int64_t>(bits << shift);
+    values.push_back(is_signed ? v >> shift : static_cast<int64_t>(bits));
+  }
+  return values;
 }
 
 bool TestTensor::only_view_written() const {
@@ -281,6 +308,35 @@ oa::TensorSpec random_layout(oa::TensorSpec spec, std::mt19937_64& rng, bool exp
     }
   }
   spec.offset = static_cast<int64_t>(rng() % 4);
+  return spec;
+}
+
+Layout channels_last(size_t rank) { return rank == 4 ? Layout{{0, 2, 3, 1}} : Layout{{1, 2, 0}}; }
+
+oa::TensorSpec laid_out(oa::TensorSpec spec, const Layout& layout) {
+  const size_t rank = spec.shape.size();
+  std::vector<int> order = layout.order;
+  if (order.empty()) {
+    order.resize(rank);
+    std::iota(order.begin(), order.end(), 0);
+  }
+  spec.strides.assign(rank, 0);
+  int64_t stride = layout.inner_stride;
+  for (size_t k = rank; k-- > 0;) {
+    const auto dim = static_cast<size_t>(order[k]);
+    spec.strides[dim] = stride;
+    stride = stride * std::max<int64_t>(spec.shape[dim], 1) + layout.gap;
+  }
+  spec.offset = layout.offset;
+  return spec;
+}
+
+oa::TensorSpec expanded(oa::TensorSpec spec, size_t dim) {
+  spec.strides = oa::contiguous_strides(spec.shape);
+  if (dim < spec.strides.size()) {
+    spec.strides[dim] = 0;
+  }
+  spec.offset = 0;
   return spec;
 }
 

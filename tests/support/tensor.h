@@ -32,6 +32,7 @@ enum class Memory { device, host };
 class TestTensor {
  public:
   // Every storage byte set to `fill`, so that a byte the operator should not write is recognisable.
+  // Negative strides reach below spec.offset, which must leave room for them.
   explicit TestTensor(const oa::TensorSpec& spec, Memory memory = Memory::device,
                       unsigned char fill = 0x5A);
   // A view of `spec` over other's storage (its first element where other's is).
@@ -45,8 +46,14 @@ class TestTensor {
 
   // Writes values (one per view element, row-major), each rounded to the dtype.
   void write(const std::vector<double>& values);
+  // Writes each element's bits as given (the low bytes of each value: NaN payloads, signaling NaNs).
+  void write_bits(const std::vector<uint64_t>& bits);
+  // Writes integers exactly (an integer dtype's tensor: indices, class labels).
+  void write_ints(const std::vector<int64_t>& values);
   // The view's elements, decoded, row-major.
   std::vector<double> read() const;
+  // The view's elements of an integer dtype, exactly (sign-extended for the signed ones).
+  std::vector<int64_t> read_ints() const;
   // The view's elements' bits (zero-extended to 64), row-major.
   std::vector<uint64_t> read_bits() const;
   // Whether every storage byte outside the view (guards included) still holds what it held after
@@ -62,6 +69,7 @@ class TestTensor {
  private:
   std::vector<int64_t> element_offsets() const;  // of the view's elements, row-major, in elements
   std::vector<unsigned char> storage_bytes() const;
+  void upload();  // image_ to the storage
 
   oa::TensorSpec spec_;
   int64_t bytes_per_element_;
@@ -79,5 +87,25 @@ class TestTensor {
 // gaps between them and an offset; with `expand`, a dim of size > 1 may get stride 0 (an expanded
 // input view: every index of it reads one element).
 oa::TensorSpec random_layout(oa::TensorSpec spec, std::mt19937_64& rng, bool expand);
+
+// Where a view's elements lie: `order` lists the dims from outermost to innermost in memory
+// (empty: row-major); the innermost has stride `inner_stride`, and each outer stride is the extent
+// of the dims inside it plus `gap`; `offset` elements precede element 0.
+struct Layout {
+  std::vector<int> order;
+  int64_t inner_stride = 1;
+  int64_t gap = 0;
+  int64_t offset = 0;
+};
+
+// NHWC memory for [N, C, H, W] (and HWC for [C, H, W]).
+Layout channels_last(size_t rank);
+
+// spec laid out as `layout` says.
+oa::TensorSpec laid_out(oa::TensorSpec spec, const Layout& layout);
+
+// spec contiguous but for dim `dim`, of stride 0: an expanded input view (every index of it reads
+// one element).
+oa::TensorSpec expanded(oa::TensorSpec spec, size_t dim);
 
 }  // namespace oa_test

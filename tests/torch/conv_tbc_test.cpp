@@ -21,10 +21,10 @@ namespace tbc_test {
 namespace {
 
 at::Tensor torch_tensor(const TestTensor& t) {
-  return at::tensor(t.values(), at::kDouble)
+  return at::tensor(t.read(), at::kDouble)
       .to(at::kFloat)
-      .to(t.dtype() == ACL_BF16 ? at::kBFloat16 : at::kFloat)
-      .reshape(t.shape());
+      .to(t.spec().dtype == ACL_BF16 ? at::kBFloat16 : at::kFloat)
+      .reshape(t.spec().shape);
 }
 
 std::vector<double> values_of(const at::Tensor& t) {
@@ -39,17 +39,18 @@ bool torch_bf16_rounds_each_addition() {
            __builtin_cpu_supports("avx512dq"));
 }
 
-void expect_agree(TestTensor* ours, const at::Tensor& theirs, const oa_ref::Sums& ref,
+void expect_agree(const TestTensor& ours, const at::Tensor& theirs, const oa_ref::Sums& ref,
                   int64_t terms, int64_t taps, const std::string& what) {
-  ASSERT_TRUE(ours->read());
+  ASSERT_TRUE(ours.only_view_written()) << what;
+  const std::vector<double> values = ours.read();
   const std::vector<double> torch = values_of(theirs);
-  ASSERT_EQ(torch.size(), ours->values().size()) << what;
+  ASSERT_EQ(torch.size(), values.size()) << what;
   const int64_t roundings = torch_bf16_rounds_each_addition() ? terms : taps;
   const double slack =
-      2 * gamma(terms + 4) + (ours->dtype() == ACL_BF16 ? (roundings + 2) * 0x1p-8 : 0.0);
+      2 * gamma(terms + 4) + (ours.spec().dtype == ACL_BF16 ? (roundings + 2) * 0x1p-8 : 0.0);
   int failures = 0;
   for (size_t i = 0; i < torch.size(); ++i) {
-    const double a = ours->values()[i];
+    const double a = values[i];
     const double b = torch[i];
     const bool ok = std::isnan(a) ? std::isnan(b) : std::fabs(a - b) <= slack * ref.magnitude[i];
     if (!ok && ++failures <= 5) {
@@ -61,28 +62,30 @@ void expect_agree(TestTensor* ours, const at::Tensor& theirs, const oa_ref::Sums
 }
 
 TEST(ConvTbcTorch, ForwardMatchesPyTorch) {
-  std::mt19937 rng(31);
+  std::mt19937_64 rng(31);
   for (int i = 0; i < 40 && !HasFailure(); ++i) {
-    const TbcSizes s = random_sizes(&rng);
-    const aclDataType dtype = i % 3 == 2 ? ACL_BF16 : ACL_FLOAT;
+    ForwardCase c;
+    c.s = random_sizes(&rng);
+    const TbcSizes& s = c.s;
+    c.x = c.bias = i % 3 == 2 ? ACL_BF16 : ACL_FLOAT;
+    c.x_layout = random_layout(&rng, true);
+    c.w_layout = random_layout(&rng, true);
+    c.out_layout = random_layout(&rng, false);
     SCOPED_TRACE(sizes_string(s));
-    TestTensor x({s.t, s.b, s.ci}, dtype, random_layout(&rng, true), &rng);
-    TestTensor w({s.k, s.ci, s.co}, dtype, random_layout(&rng, true), &rng);
-    TestTensor bias({s.co}, dtype, Layout::contiguous, &rng);
-    TestTensor out({s.tout(), s.b, s.co}, dtype, random_layout(&rng, false), &rng);
-    fill(&x, Data::normal, &rng);
-    fill(&w, Data::normal, &rng);
-    fill(&bias, Data::normal, &rng);
-    call_forward(&x, &w, &bias, &out, s.pad, 0);
+    const auto t = forward_call(c, &rng);
+    run(*t);
+    const TestTensor& x = *t->tensor("self");
+    const TestTensor& w = *t->tensor("weight");
+    const TestTensor& bias = *t->tensor("bias");
     const at::Tensor theirs =
         at::conv_tbc(torch_tensor(x), torch_tensor(w), torch_tensor(bias), s.pad);
-    const oa_ref::Sums ref = oa_ref::conv_tbc(s, x.values(), w.values(), bias.values());
-    expect_agree(&out, theirs, ref, oa_ref::conv_tbc_terms(s), s.k, "output");
+    const oa_ref::Sums ref = oa_ref::conv_tbc(s, x.read(), w.read(), bias.read());
+    expect_agree(*t->tensor("output"), theirs, ref, oa_ref::conv_tbc_terms(s), s.k, "output");
   }
 }
 
 TEST(ConvTbcTorch, BackwardMatchesPyTorch) {
-  std::mt19937 rng(32);
+  std::mt19937_64 rng(32);
   for (int i = 0; i < 40 && !HasFailure(); ++i) {
     BackwardCase c;
     c.s = random_sizes(&rng);
@@ -93,19 +96,21 @@ TEST(ConvTbcTorch, BackwardMatchesPyTorch) {
     c.grad_input_layout = random_layout(&rng, false);
     c.grad_weight_layout = random_layout(&rng, false);
     SCOPED_TRACE(sizes_string(s));
-    BackwardTensors t(c, &rng);
-    t.fill_all(Data::normal, &rng);
-    call_backward(&t, s.pad, 0);
-    const auto theirs = at::conv_tbc_backward(torch_tensor(t.g), torch_tensor(t.x),
-                                              torch_tensor(t.w), torch_tensor(t.bias), s.pad);
-    const std::vector<double>& g = t.g.values();
-    expect_agree(&t.grad_input, std::get<0>(theirs),
-                 oa_ref::conv_tbc_grad_input(s, g, t.w.values()), oa_ref::grad_input_terms(s), s.k,
+    const auto t = backward_call(c, &rng);
+    run(*t);
+    const TestTensor& self = *t->tensor("self");
+    const TestTensor& x = *t->tensor("input");
+    const TestTensor& w = *t->tensor("weight");
+    const auto theirs = at::conv_tbc_backward(torch_tensor(self), torch_tensor(x), torch_tensor(w),
+                                              torch_tensor(*t->tensor("bias")), s.pad);
+    const std::vector<double> g = self.read();
+    expect_agree(*t->tensor("gradInput"), std::get<0>(theirs),
+                 oa_ref::conv_tbc_grad_input(s, g, w.read()), oa_ref::grad_input_terms(s), s.k,
                  "gradInput");
-    expect_agree(&t.grad_weight, std::get<1>(theirs),
-                 oa_ref::conv_tbc_grad_weight(s, t.x.values(), g), oa_ref::grad_weight_terms(s),
-                 s.k, "gradWeight");
-    expect_agree(&t.grad_bias, std::get<2>(theirs), oa_ref::conv_tbc_grad_bias(s, g),
+    expect_agree(*t->tensor("gradWeight"), std::get<1>(theirs),
+                 oa_ref::conv_tbc_grad_weight(s, x.read(), g), oa_ref::grad_weight_terms(s), s.k,
+                 "gradWeight");
+    expect_agree(*t->tensor("gradBias"), std::get<2>(theirs), oa_ref::conv_tbc_grad_bias(s, g),
                  oa_ref::grad_bias_terms(s), s.k, "gradBias");
   }
 }

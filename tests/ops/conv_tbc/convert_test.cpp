@@ -10,12 +10,12 @@
 #include <limits>
 #include <vector>
 
-#include "core/cube_math.h"
 #include "base/float_convert.h"
+#include "core/cube_math.h"
 #include "ops/conv/round_once.h"
 #include "ops/conv/rows.h"
 #include "ops/conv/rows_simd.h"
-#include "ops/conv_tbc/tbc_run.h"
+#include "ops/conv_tbc/tbc_call.h"
 #include "simd_targets.h"
 
 namespace tbc_test {
@@ -166,7 +166,7 @@ TEST(ConvTbcConvert, LoadAndStoreEveryDtypeWithStrides) {
         oa::conv::load_row(isa, reinterpret_cast<const char*>(storage.data()), dtype, stride, 5,
                            oa::CubeRounding::none, back);
         for (int i = 0; i < 5; ++i) {
-          EXPECT_EQ(back[i], static_cast<float>(round_to(dtype, values[i])))
+          EXPECT_EQ(back[i], static_cast<float>(oa_test::round_to(dtype, values[i])))
               << "dtype " << dtype << " stride " << stride << " element " << i;
         }
         std::vector<double> sums(5, 1.0);

@@ -7,7 +7,7 @@
 
 #include <iterator>
 
-#include "ops/conv_tbc/tbc_run.h"
+#include "ops/conv_tbc/tbc_call.h"
 
 namespace tbc_test {
 namespace {
@@ -53,7 +53,7 @@ bool runs(size_t size, size_t mix) {
 }
 
 TEST(ConvTbcExact, ForwardIntegersAreExact) {
-  std::mt19937 rng(7);
+  std::mt19937_64 rng(7);
   for (size_t i = 0; i < std::size(kSizes); ++i) {
     const TbcSizes& s = kSizes[i];
     for (size_t j = 0; j < std::size(kMixes); ++j) {
@@ -75,7 +75,7 @@ TEST(ConvTbcExact, ForwardIntegersAreExact) {
 }
 
 TEST(ConvTbcExact, BackwardIntegersAreExact) {
-  std::mt19937 rng(8);
+  std::mt19937_64 rng(8);
   for (size_t i = 0; i < std::size(kSizes); ++i) {
     const TbcSizes& s = kSizes[i];
     for (size_t j = 0; j < std::size(kMixes); ++j) {
@@ -104,7 +104,7 @@ TEST(ConvTbcExact, BackwardIntegersAreExact) {
 // Every cubeMathType on integer data: the roundings leave small integers as they are, so the
 // results stay exact (the modes' effect on other values is checked by the random cases).
 TEST(ConvTbcExact, EveryCubeMathTypeOnIntegers) {
-  std::mt19937 rng(9);
+  std::mt19937_64 rng(9);
   for (int8_t mode = 0; mode <= 3; ++mode) {
     BackwardCase c;
     c.s = kSizes[2];

@@ -7,7 +7,7 @@ namespace tbc_test {
 namespace {
 
 TEST(ConvTbcRandom, ForwardMatchesReference) {
-  std::mt19937 rng(20240501);
+  std::mt19937_64 rng(20240501);
   for (int i = 0; i < kRandomCases; ++i) {
     ForwardCase c;
     c.s = random_sizes(&rng);
@@ -25,7 +25,7 @@ TEST(ConvTbcRandom, ForwardMatchesReference) {
 }
 
 TEST(ConvTbcRandom, BackwardMatchesReference) {
-  std::mt19937 rng(20240502);
+  std::mt19937_64 rng(20240502);
   constexpr aclDataType kEightBit[] = {ACL_HIFLOAT8, ACL_FLOAT8_E4M3FN};
   for (int i = 0; i < kRandomCases; ++i) {
     BackwardCase c;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <random>
 
-#include "ops/conv_tbc/tbc_run.h"
+#include "ops/conv_tbc/tbc_call.h"
 
 namespace tbc_test {
 
@@ -21,11 +21,11 @@ constexpr int kRandomCases = 100;
 constexpr double kWorkCap = 4e6;
 #endif
 
-inline int64_t uniform(std::mt19937* rng, int64_t low, int64_t high) {
+inline int64_t uniform(std::mt19937_64* rng, int64_t low, int64_t high) {
   return std::uniform_int_distribution<int64_t>(low, high)(*rng);
 }
 
-inline TbcSizes random_sizes(std::mt19937* rng) {
+inline TbcSizes random_sizes(std::mt19937_64* rng) {
   TbcSizes s;
   for (;;) {
     switch (uniform(rng, 0, 2)) {
@@ -59,18 +59,18 @@ inline TbcSizes random_sizes(std::mt19937* rng) {
   }
 }
 
-inline aclDataType random_float_type(std::mt19937* rng) {
+inline aclDataType random_float_type(std::mt19937_64* rng) {
   constexpr aclDataType kTypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
   return kTypes[uniform(rng, 0, 2)];
 }
 
-inline Layout random_layout(std::mt19937* rng, bool input) {
+inline Layout random_layout(std::mt19937_64* rng, bool input) {
   const int64_t pick = uniform(rng, 0, input ? 4 : 2);
   return pick == 0 ? Layout::permuted : (pick == 4 ? Layout::broadcast : Layout::contiguous);
 }
 
 // cubeMathType 0..3, but not USE_FP16 (2) when an input is BF16.
-inline int8_t random_cube_math_type(std::mt19937* rng, bool has_bf16) {
+inline int8_t random_cube_math_type(std::mt19937_64* rng, bool has_bf16) {
   for (;;) {
     const auto mode = static_cast<int8_t>(uniform(rng, 0, 3));
     if (mode != 2 || !has_bf16) {
