@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "ops/adaptive_max_pool2d/pool_cases.h"
-#include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "test_env.h"
 
 namespace amp_test {
@@ -17,7 +16,7 @@ at::ScalarType torch_dtype(aclDataType dtype) {
   return dtype == ACL_BF16 ? at::kBFloat16 : (dtype == ACL_FLOAT16 ? at::kHalf : at::kFloat);
 }
 
-// A PyTorch tensor of logical values, rounded to dtype as PoolTensor::write rounds them.
+// A PyTorch tensor of logical values, rounded to dtype as TestTensor::write rounds them.
 at::Tensor torch_tensor(const std::vector<double>& values, const std::vector<int64_t>& shape,
                         aclDataType dtype, bool channels_last) {
   at::Tensor t =
@@ -58,9 +57,9 @@ TEST(AdaptiveMaxPool2dTorch, ForwardMatchesPyTorch) {
     const oa_ref::PoolShape s = c.ref_shape();
     const std::vector<double> x =
         random_values(rng, s.planes * s.h * s.w, static_cast<Values>(k % 3));
-    PoolTensor self(c.shape, c.dtype, c.input_layout);
-    PoolTensor out(c.output_shape(), c.dtype, c.output_layout);
-    PoolTensor indices(c.output_shape(), c.index_dtype, c.index_layout);
+    TestTensor self(pool_tensor(c.shape, c.dtype, c.input_layout));
+    TestTensor out(pool_tensor(c.output_shape(), c.dtype, c.output_layout));
+    TestTensor indices(pool_tensor(c.output_shape(), c.index_dtype, c.index_layout));
     self.write(x);
     ASSERT_EQ(run_forward(self.get(), {c.ho, c.wo}, out.get(), indices.get()), ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
@@ -94,10 +93,10 @@ TEST(AdaptiveMaxPool2dTorch, BackwardMatchesPyTorch) {
                                     torch_g.to(at::kFloat), torch_x.to(at::kFloat), torch_indices)
                                     .to(torch_dtype(c.dtype));
 
-    PoolTensor grad_output(c.output_shape(), c.dtype, c.output_layout);
-    PoolTensor self(c.shape, c.dtype, c.input_layout);
-    PoolTensor indices(c.output_shape(), c.index_dtype, c.index_layout);
-    PoolTensor grad_input(c.shape, c.dtype, c.input_layout);
+    TestTensor grad_output(pool_tensor(c.output_shape(), c.dtype, c.output_layout));
+    TestTensor self(pool_tensor(c.shape, c.dtype, c.input_layout));
+    TestTensor indices(pool_tensor(c.output_shape(), c.index_dtype, c.index_layout));
+    TestTensor grad_input(pool_tensor(c.shape, c.dtype, c.input_layout));
     grad_output.write(g);
     indices.write_ints(ints_of(torch_indices));
     ASSERT_EQ(run_backward(grad_output.get(), self.get(), indices.get(), grad_input.get()),

@@ -12,7 +12,6 @@
 #include "base/fill_simd.h"
 #include "base/float_convert.h"
 #include "ops/adaptive_max_pool2d/pool_cases.h"
-#include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"
 #include "simd_targets.h"
 #include "test_env.h"
@@ -48,7 +47,7 @@ double epsilon(aclDataType dtype) {
 // Expects gradInput to hold the same bits as float32 accumulation in row-major output order
 // rounded once, within rounding of the float64 reference.
 void expect_float32_order(const PoolCase& c, const std::vector<double>& g,
-                          const std::vector<int64_t>& index_values, const PoolTensor& grad_input) {
+                          const std::vector<int64_t>& index_values, const TestTensor& grad_input) {
   const oa_ref::PoolShape s = c.ref_shape();
   const std::vector<double> ref = oa_ref::adaptive_max_pool2d_backward(g, index_values, s);
   const std::vector<double> magnitude =
@@ -85,10 +84,10 @@ std::vector<uint64_t> check_backward(const PoolCase& c, Indices kind, std::mt199
       index_values.push_back(static_cast<int64_t>(rng() % (s.h * s.w)));
     }
   }
-  PoolTensor grad_output(c.output_shape(), c.dtype, c.output_layout);
-  PoolTensor self(c.shape, c.dtype);
-  PoolTensor indices(c.output_shape(), c.index_dtype, c.index_layout);
-  PoolTensor grad_input(c.shape, c.dtype, c.input_layout);
+  TestTensor grad_output(pool_tensor(c.output_shape(), c.dtype, c.output_layout));
+  TestTensor self(pool_tensor(c.shape, c.dtype));
+  TestTensor indices(pool_tensor(c.output_shape(), c.index_dtype, c.index_layout));
+  TestTensor grad_input(pool_tensor(c.shape, c.dtype, c.input_layout));
   grad_output.write(random_values(rng, s.planes * s.ho * s.wo, Values::spread));
   indices.write_ints(index_values);
   grad_input.write(std::vector<double>(s.planes * s.h * s.w, kFill));
@@ -114,10 +113,10 @@ PoolCase simple_case(std::vector<int64_t> shape, int64_t ho, int64_t wo,
 // The tensors of one hand-written problem, gradInput pre-filled with kFill.
 struct Problem {
   Problem(const PoolCase& c, const std::vector<double>& grad, const std::vector<int64_t>& index)
-      : grad_output(c.output_shape(), c.dtype, c.output_layout),
-        self(c.shape, c.dtype),
-        indices(c.output_shape(), c.index_dtype, c.index_layout),
-        grad_input(c.shape, c.dtype, c.input_layout) {
+      : grad_output(pool_tensor(c.output_shape(), c.dtype, c.output_layout)),
+        self(pool_tensor(c.shape, c.dtype)),
+        indices(pool_tensor(c.output_shape(), c.index_dtype, c.index_layout)),
+        grad_input(pool_tensor(c.shape, c.dtype, c.input_layout)) {
     grad_output.write(grad);
     indices.write_ints(index);
     grad_input.write(std::vector<double>(grad_input.numel(), kFill));
@@ -130,10 +129,10 @@ struct Problem {
     return aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
         grad_output.get(), self.get(), indices.get(), grad_input.get(), workspace_size, executor);
   }
-  PoolTensor grad_output;
-  PoolTensor self;
-  PoolTensor indices;
-  PoolTensor grad_input;
+  TestTensor grad_output;
+  TestTensor self;
+  TestTensor indices;
+  TestTensor grad_input;
 };
 
 TEST(AdaptiveMaxPool2dBackward, SeedExampleWithAValidIndex) {

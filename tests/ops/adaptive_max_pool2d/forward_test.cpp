@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "ops/adaptive_max_pool2d/pool_cases.h"
-#include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"
 #include "test_env.h"
 
@@ -23,9 +22,9 @@ struct ForwardResult {
 // Runs the case on `x` and checks it against the reference; returns what came out.
 ForwardResult check_forward(const PoolCase& c, const std::vector<double>& x) {
   SCOPED_TRACE(c.describe());
-  PoolTensor self(c.shape, c.dtype, c.input_layout);
-  PoolTensor out(c.output_shape(), c.dtype, c.output_layout);
-  PoolTensor indices(c.output_shape(), c.index_dtype, c.index_layout);
+  TestTensor self(pool_tensor(c.shape, c.dtype, c.input_layout));
+  TestTensor out(pool_tensor(c.output_shape(), c.dtype, c.output_layout));
+  TestTensor indices(pool_tensor(c.output_shape(), c.index_dtype, c.index_layout));
   self.write(x);
   const std::vector<uint64_t> input_bits = self.read_bits();
   EXPECT_EQ(run_forward(self.get(), {c.ho, c.wo}, out.get(), indices.get()), ACLNN_SUCCESS)
@@ -228,9 +227,9 @@ TEST(AdaptiveMaxPool2d, DoubleKeepsFloat64Precision) {
 }
 
 TEST(AdaptiveMaxPool2d, EmptyBatchDoesNothing) {
-  PoolTensor self({0, 3, 4, 4}, ACL_FLOAT);
-  PoolTensor out({0, 3, 2, 2}, ACL_FLOAT);
-  PoolTensor indices({0, 3, 2, 2}, ACL_INT64);
+  TestTensor self(pool_tensor({0, 3, 4, 4}, ACL_FLOAT));
+  TestTensor out(pool_tensor({0, 3, 2, 2}, ACL_FLOAT));
+  TestTensor indices(pool_tensor({0, 3, 2, 2}, ACL_INT64));
   EXPECT_EQ(run_forward(self.get(), {2, 2}, out.get(), indices.get()), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_TRUE(out.only_view_written());
@@ -251,9 +250,9 @@ TEST(AdaptiveMaxPool2d, SameBitsForAnyThreadCountAndInstructionSet) {
     for (const char* threads : {"1", "2", "3"}) {
       oa_test::ScopedEnv threads_env("OPENACLNN_NUM_THREADS", threads);
       for (const Layout& layout : {Layout{}, channels_last(4)}) {
-        PoolTensor self(c.shape, c.dtype, layout);
-        PoolTensor out(c.output_shape(), c.dtype, layout);
-        PoolTensor indices(c.output_shape(), ACL_INT64, layout);
+        TestTensor self(pool_tensor(c.shape, c.dtype, layout));
+        TestTensor out(pool_tensor(c.output_shape(), c.dtype, layout));
+        TestTensor indices(pool_tensor(c.output_shape(), ACL_INT64, layout));
         self.write(x);
         ASSERT_EQ(run_forward(self.get(), {c.ho, c.wo}, out.get(), indices.get()), ACLNN_SUCCESS)
             << aclGetRecentErrMsg();

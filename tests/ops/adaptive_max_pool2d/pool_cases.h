@@ -1,20 +1,35 @@
 // Random problems for the adaptive max pooling tests: shapes (3-D and 4-D, divisible and not,
-// Ho > H, 1x1 outputs), dtypes, memory layouts and input values with ties and specials.
+// Ho > H, 1x1 outputs), dtypes, memory layouts and input values with ties and specials; and the
+// two-phase calls of both operators through their C entry points, on the tests' tensors
+// (support/tensor.h).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_adaptive_max_pool2d.h"
+#include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
 #include "base/dtype.h"
 #include "core/shape.h"
-#include "ops/adaptive_max_pool2d/pool_tensor.h"
 #include "reference/adaptive_max_pool2d.h"
+#include "support/tensor.h"
 
 namespace amp_test {
+
+using oa_test::channels_last;
+using oa_test::Layout;
+using oa_test::TestTensor;
+
+// A tensor of `shape` and `dtype` laid out as `layout` says.
+inline oa::TensorSpec pool_tensor(std::vector<int64_t> shape, aclDataType dtype,
+                                  const Layout& layout = {}) {
+  return oa_test::laid_out(oa::TensorSpec(std::move(shape), dtype), layout);
+}
 
 struct PoolCase {
   std::vector<int64_t> shape;  // self: [N, C, H, W] or [C, H, W]
@@ -133,6 +148,44 @@ inline bool same_value(double a, double b) {
     return std::isnan(a) && std::isnan(b);
   }
   return a == b && std::signbit(a) == std::signbit(b);
+}
+
+// Both phases of aclnnAdaptiveMaxPool2d; returns the first failing status.
+inline aclnnStatus run_forward(const aclTensor* self, std::vector<int64_t> output_size,
+                               const aclTensor* out, const aclTensor* indices) {
+  aclIntArray* size = aclCreateIntArray(output_size.data(), output_size.size());
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  aclnnStatus status =
+      aclnnAdaptiveMaxPool2dGetWorkspaceSize(self, size, out, indices, &workspace_size, &executor);
+  aclDestroyIntArray(size);
+  if (status != ACLNN_SUCCESS) {
+    return status;
+  }
+  std::unique_ptr<oa_test::DeviceBuffer> workspace;
+  if (workspace_size > 0) {
+    workspace = std::make_unique<oa_test::DeviceBuffer>(workspace_size);
+  }
+  return aclnnAdaptiveMaxPool2d(workspace ? workspace->get() : nullptr, workspace_size, executor,
+                                nullptr);
+}
+
+// Both phases of aclnnAdaptiveMaxPool2dBackward; returns the first failing status.
+inline aclnnStatus run_backward(const aclTensor* grad_output, const aclTensor* self,
+                                const aclTensor* indices, aclTensor* grad_input) {
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  aclnnStatus status = aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
+      grad_output, self, indices, grad_input, &workspace_size, &executor);
+  if (status != ACLNN_SUCCESS) {
+    return status;
+  }
+  std::unique_ptr<oa_test::DeviceBuffer> workspace;
+  if (workspace_size > 0) {
+    workspace = std::make_unique<oa_test::DeviceBuffer>(workspace_size);
+  }
+  return aclnnAdaptiveMaxPool2dBackward(workspace ? workspace->get() : nullptr, workspace_size,
+                                        executor, nullptr);
 }
 
 }  // namespace amp_test
