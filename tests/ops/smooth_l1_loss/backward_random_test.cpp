@@ -4,9 +4,7 @@
 #include <random>
 #include <string>
 
-#include "ops/smooth_l1_loss/cases.h"
-#include "ops/smooth_l1_loss/run.h"
-#include "test_env.h"
+#include "ops/smooth_l1_loss/sl1_call.h"
 
 namespace {
 
@@ -246,7 +244,6 @@ TEST(SmoothL1LossBackwardRandom, TransposedInputsInTiles) {
           const size_t rank = shape.size();
           t.strides[rank - 2] = 1;
           t.strides[rank - 1] = shape[rank - 2];
-          attach_tensor(&t);
           return t;
         };
         c.grad_output = random_operand(rng, "gradOutput", shape, ACL_FLOAT, ViewStyle::contiguous(),

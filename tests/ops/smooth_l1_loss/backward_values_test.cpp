@@ -9,9 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/smooth_l1_loss/cases.h"
-#include "ops/smooth_l1_loss/run.h"
-#include "test_env.h"
+#include "ops/smooth_l1_loss/sl1_call.h"
 
 namespace {
 
@@ -43,18 +41,7 @@ std::vector<uint32_t> backward_codes(const std::vector<double>& g, const std::ve
   c.self = filled_operand("self", shape, dtypes.x, x);
   c.target = filled_operand("target", shape, dtypes.y, y);
   c.grad_input = filled_operand("gradInput", shape, dtypes.out, {});
-  aclnnStatus status = ACLNN_SUCCESS;
-  {
-    oa_test::ScopedEnv scoped("OPENACLNN_CPU_ISA", isa);
-    status = run_backward(c);
-  }
-  EXPECT_EQ(status, ACLNN_SUCCESS) << aclGetRecentErrMsg();
-  c.grad_input.storage->download();
-  std::vector<uint32_t> codes;
-  for (size_t i = 0; i < x.size(); ++i) {
-    codes.push_back(oa_ref::read_code(c.grad_input.view(), static_cast<int64_t>(i)));
-  }
-  return codes;
+  return output_codes(c, isa);
 }
 
 // Expects every code to be exactly encode(dtype, expected[i]) (any NaN for a NaN; +0 and -0 equal).

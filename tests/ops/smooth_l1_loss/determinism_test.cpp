@@ -2,42 +2,34 @@
 // read at launch) on cases spanning several 65536-element chunks, and for the SIMD and the scalar
 // kernels (OPENACLNN_CPU_ISA=scalar, read in phase 1) for every dtype mix, with infinities, NaN
 // and float16/bfloat16 rounding ties among the values.
-#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "ops/smooth_l1_loss/cases.h"
-#include "ops/smooth_l1_loss/run.h"
+#include "ops/smooth_l1_loss/sl1_call.h"
 #include "simd_targets.h"
-#include "test_env.h"
 
 namespace {
 
 using namespace sl1_test;
 
-// Runs `run(c)` with the variable set (or unset) and returns the output's whole buffer, after
-// restoring the buffer's bytes from `before` so that every run starts alike.
-template <typename Case, typename Run>
-std::vector<unsigned char> output_bytes(Case& c, Operand& out,
-                                        const std::vector<unsigned char>& before,
-                                        const char* variable, std::optional<std::string> value,
-                                        const Run& run) {
-  out.storage->host = before;
-  out.storage->upload();
-  aclnnStatus status = ACLNN_SUCCESS;
+// The output's bits after both phases of the case's call with the variable set (or unset); nothing
+// written outside the views.
+template <typename Case>
+std::vector<uint64_t> output_bits(const Case& c, const char* variable,
+                                  std::optional<std::string> value) {
+  const auto call = make_call(c);
   {
     oa_test::ScopedEnv scoped(variable, value);
-    status = run(c);
+    EXPECT_EQ(call->run(), ACLNN_SUCCESS) << aclGetRecentErrMsg() << "\n" << describe(c);
   }
-  EXPECT_EQ(status, ACLNN_SUCCESS) << aclGetRecentErrMsg() << "\n" << c.describe();
-  out.storage->download();
-  return out.storage->host;
+  EXPECT_TRUE(call->only_views_written()) << describe(c);
+  return call->tensor(c.output().name)->read_bits();
 }
 
-// Index of the first differing byte, or -1.
-int64_t first_difference(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+// Index of the first differing element, or -1.
+int64_t first_difference(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
   for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
     if (a[i] != b[i]) {
       return static_cast<int64_t>(i);
@@ -46,18 +38,15 @@ int64_t first_difference(const std::vector<unsigned char>& a, const std::vector<
   return a.size() == b.size() ? -1 : static_cast<int64_t>(std::min(a.size(), b.size()));
 }
 
-// Runs `run(c)` with the SIMD and with the scalar kernels, both from `before`, expects the same
-// output bytes (what names the case in a failure) and returns the SIMD run's.
-template <typename Case, typename Run>
-std::vector<unsigned char> simd_bytes_equal_to_scalar(Case& c, Operand& out,
-                                                      const std::vector<unsigned char>& before,
-                                                      const Run& run, const std::string& what) {
-  std::vector<unsigned char> simd =
-      output_bytes(c, out, before, "OPENACLNN_CPU_ISA", std::nullopt, run);
-  const std::vector<unsigned char> scalar =
-      output_bytes(c, out, before, "OPENACLNN_CPU_ISA", std::string("scalar"), run);
+// Runs the case with the SIMD and with the scalar kernels, expects the same output bits (what names
+// the case in a failure) and returns the SIMD run's.
+template <typename Case>
+std::vector<uint64_t> simd_bits_equal_to_scalar(const Case& c, const std::string& what) {
+  std::vector<uint64_t> simd = output_bits(c, "OPENACLNN_CPU_ISA", std::nullopt);
+  const std::vector<uint64_t> scalar = output_bits(c, "OPENACLNN_CPU_ISA", std::string("scalar"));
   const int64_t at = first_difference(simd, scalar);
-  EXPECT_EQ(at, -1) << what << ": SIMD and scalar differ at byte " << at << "\n  " << c.describe();
+  EXPECT_EQ(at, -1) << what << ": SIMD and scalar differ at element " << at << "\n  "
+                    << describe(c);
   return simd;
 }
 
@@ -76,20 +65,17 @@ TEST(SmoothL1LossDeterminism, ThreadCount) {
     b.self =
         random_operand(rng, "self", {600, 500}, ACL_FLOAT, ViewStyle::contiguous(), true, b.beta);
     b.self.strides = {1, 600};
-    attach_tensor(&b.self);
     b.target = random_operand(rng, "target", {500}, ACL_FLOAT16, ViewStyle(), true, b.beta);
     b.grad_input = random_operand(rng, "gradInput", {600, 500}, kFloatTypes[reduction], ViewStyle(),
                                   false, b.beta);
-    const std::vector<unsigned char> before = b.grad_input.storage->host;
-    std::vector<unsigned char> first;
+    std::vector<uint64_t> first;
     for (const auto& count : counts) {
-      std::vector<unsigned char> bytes =
-          output_bytes(b, b.grad_input, before, "OPENACLNN_NUM_THREADS", count, run_backward);
+      std::vector<uint64_t> bytes = output_bits(b, "OPENACLNN_NUM_THREADS", count);
       if (first.empty()) {
         first = bytes;
       } else {
         EXPECT_EQ(first_difference(first, bytes), -1)
-            << "backward, " << *count << " threads\n  " << b.describe();
+            << "backward, " << *count << " threads\n  " << describe(b);
       }
     }
 
@@ -100,16 +86,14 @@ TEST(SmoothL1LossDeterminism, ThreadCount) {
     f.target = random_operand(rng, "target", {250, 1}, ACL_FLOAT, ViewStyle(), true, f.beta);
     f.result = random_operand(rng, "result", reduction == 0 ? Dims{3, 250, 400} : Dims{},
                               kFloatTypes[reduction], ViewStyle(), false, f.beta);
-    const std::vector<unsigned char> result_before = f.result.storage->host;
     first.clear();
     for (const auto& count : counts) {
-      std::vector<unsigned char> bytes =
-          output_bytes(f, f.result, result_before, "OPENACLNN_NUM_THREADS", count, run_forward);
+      std::vector<uint64_t> bytes = output_bits(f, "OPENACLNN_NUM_THREADS", count);
       if (first.empty()) {
         first = bytes;
       } else {
         EXPECT_EQ(first_difference(first, bytes), -1)
-            << "forward, " << *count << " threads\n  " << f.describe();
+            << "forward, " << *count << " threads\n  " << describe(f);
       }
     }
   }
@@ -122,21 +106,17 @@ void add_ties(std::mt19937& rng, Operand* operand) {
   if (operand->dtype != ACL_FLOAT) {
     return;
   }
-  const int64_t count = static_cast<int64_t>(operand->storage->host.size() / 4);
-  for (int64_t i = 0; i < count; ++i) {
+  for (uint64_t& code : operand->codes) {
     if (chance(rng, 0.03)) {
       const auto payload = static_cast<uint32_t>(draw(rng, 1, 0x7FFFFF));
-      store_code(operand->storage.get(), ACL_FLOAT, i,
-                 (chance(rng, 0.5) ? 0xFF800000u : 0x7F800000u) | payload);
+      code = (chance(rng, 0.5) ? 0xFF800000u : 0x7F800000u) | payload;
     } else if (chance(rng, 0.3)) {
       const aclDataType narrow = chance(rng, 0.5) ? ACL_FLOAT16 : ACL_BF16;
-      const auto code = static_cast<uint32_t>(draw(rng, 0, 0x7BFE));
-      const double tie = (oa_ref::decode(narrow, code) + oa_ref::decode(narrow, code + 1)) / 2;
-      store_code(operand->storage.get(), ACL_FLOAT, i,
-                 oa_ref::encode(ACL_FLOAT, chance(rng, 0.5) ? tie : -tie));
+      const auto bits = static_cast<uint32_t>(draw(rng, 0, 0x7BFE));
+      const double tie = (oa_ref::decode(narrow, bits) + oa_ref::decode(narrow, bits + 1)) / 2;
+      code = oa_ref::encode(ACL_FLOAT, chance(rng, 0.5) ? tie : -tie);
     }
   }
-  operand->storage->upload();
 }
 
 // The scalar and SIMD kernels and conversions give the same bits for every dtype mix, contiguous
@@ -162,8 +142,7 @@ TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
                          index % 2 == 0 ? ViewStyle::contiguous() : ViewStyle(), false, b.beta);
       add_ties(rng, &b.grad_output);
       add_ties(rng, &b.self);
-      const std::vector<unsigned char> before = b.grad_input.storage->host;
-      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+      simd_bits_equal_to_scalar(b, "backward");
     });
     index = 0;
     for_each_dtype_mix<3>([&](const aclDataType* dtypes) {
@@ -179,8 +158,7 @@ TEST(SmoothL1LossDeterminism, SimdAndScalarPaths) {
         f.result = random_operand(rng, "result", reduction == 0 ? shape : Dims{1}, dtypes[2],
                                   ViewStyle::contiguous(), false, f.beta);
         add_ties(rng, &f.self);
-        const std::vector<unsigned char> before = f.result.storage->host;
-        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+        simd_bits_equal_to_scalar(f, "forward");
       }
     });
   });
@@ -203,16 +181,14 @@ TEST(SmoothL1LossDeterminism, ContiguousOperandsSimdAndScalar) {
         add_ties(rng, &b.grad_output);
         add_ties(rng, &b.self);
         add_ties(rng, &b.target);
-        const std::vector<unsigned char> before = b.grad_input.storage->host;
-        simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+        simd_bits_equal_to_scalar(b, "backward");
       }
       // Every reduction: the mean and sum add blocks of terms computed in registers.
       for (int64_t reduction = 0; reduction < 3; ++reduction) {
         ForwardCase f = random_forward(rng, options, mix, reduction, kBetas[index % 6]);
         add_ties(rng, &f.self);
         add_ties(rng, &f.target);
-        const std::vector<unsigned char> before = f.result.storage->host;
-        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+        simd_bits_equal_to_scalar(f, "forward");
       }
     });
   });
@@ -244,9 +220,8 @@ TEST(SmoothL1LossDeterminism, OneValueInputsOfOneDtype) {
                                     b.beta);
           b.grad_input = random_operand(rng, "gradInput", shape, dtype, style, false, b.beta);
           add_ties(rng, &b.self);
-          const std::vector<unsigned char> before = b.grad_input.storage->host;
           check_backward(b, "OneValueInputsOfOneDtype " + std::to_string(index));
-          simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
+          simd_bits_equal_to_scalar(b, "backward");
         }
       }
       for (const bool scalar : {false, true}) {
@@ -261,9 +236,8 @@ TEST(SmoothL1LossDeterminism, OneValueInputsOfOneDtype) {
                                   true, f.beta);
         f.result = random_operand(rng, "result", shape, dtype, style, false, f.beta);
         add_ties(rng, &f.self);
-        const std::vector<unsigned char> before = f.result.storage->host;
         check_forward(f, "OneValueInputsOfOneDtype forward " + std::to_string(index));
-        simd_bytes_equal_to_scalar(f, f.result, before, run_forward, "forward");
+        simd_bits_equal_to_scalar(f, "forward");
       }
     }
   });
@@ -281,7 +255,6 @@ TEST(SmoothL1LossDeterminism, LargeOutputsWithStreamingStores) {
   auto contiguous_at = [&](Operand* operand, int64_t offset) {
     operand->strides = {columns, 1};
     operand->offset = offset;
-    attach_tensor(operand);
   };
   BackwardCase b;
   b.reduction = 1;
@@ -289,43 +262,20 @@ TEST(SmoothL1LossDeterminism, LargeOutputsWithStreamingStores) {
   b.grad_output =
       random_operand(rng, "gradOutput", {rows, 1}, ACL_FLOAT16, ViewStyle(), true, b.beta);
   b.target = random_operand(rng, "target", {columns}, ACL_BF16, ViewStyle(), true, b.beta);
-  b.self = random_operand(rng, "self", {rows * columns + 3}, ACL_FLOAT, ViewStyle::contiguous(),
-                          true, b.beta);
-  b.self.shape = {rows, columns};
+  b.self = random_operand(rng, "self", {rows, columns}, ACL_FLOAT, ViewStyle::contiguous(), true,
+                          b.beta);
   contiguous_at(&b.self, 1);
   b.grad_input = alias_of(b.self, "gradInput");
-  const std::vector<unsigned char> before = b.self.storage->host;
-  const std::vector<unsigned char> simd =
-      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "backward");
-  EXPECT_EQ(std::memcmp(simd.data(), before.data(), 4), 0) << "the element before the view";
-  EXPECT_EQ(std::memcmp(simd.data() + simd.size() - 8, before.data() + before.size() - 8, 8), 0)
-      << "the elements after the view";
-  EXPECT_NE(std::memcmp(simd.data() + 4, before.data() + 4, 4 * rows * columns), 0);
+  EXPECT_NE(simd_bits_equal_to_scalar(b, "backward"), b.self.codes) << "gradInput not written";
 
   ForwardCase f;
   f.beta = 0.5f;
   f.self = random_operand(rng, "self", {rows, 1}, ACL_FLOAT, ViewStyle(), true, f.beta);
   f.target = random_operand(rng, "target", {columns}, ACL_FLOAT16, ViewStyle(), true, f.beta);
-  f.result = random_operand(rng, "result", {rows * columns + 1}, ACL_FLOAT, ViewStyle::contiguous(),
+  f.result = random_operand(rng, "result", {rows, columns}, ACL_FLOAT, ViewStyle::contiguous(),
                             false, f.beta);
-  f.result.shape = {rows, columns};
   contiguous_at(&f.result, 1);
-  const std::vector<unsigned char> result_before = f.result.storage->host;
-  const std::vector<unsigned char> forward_simd =
-      simd_bytes_equal_to_scalar(f, f.result, result_before, run_forward, "forward");
-  EXPECT_EQ(std::memcmp(forward_simd.data(), result_before.data(), 4), 0)
-      << "the element before the view";
-}
-
-// A storage of one element, the view, and one element: the elements around the view kept their
-// bytes.
-void expect_ends_kept(const std::vector<unsigned char>& after,
-                      const std::vector<unsigned char>& before, size_t element) {
-  EXPECT_EQ(std::memcmp(after.data(), before.data(), element), 0) << "the element before the view";
-  EXPECT_EQ(std::memcmp(after.data() + after.size() - element,
-                        before.data() + before.size() - element, element),
-            0)
-      << "the element after the view";
+  simd_bits_equal_to_scalar(f, "forward");
 }
 
 // Contiguous operands converted in registers: a streamed FLOAT gradInput one element past a
@@ -335,11 +285,6 @@ void expect_ends_kept(const std::vector<unsigned char>& after,
 TEST(SmoothL1LossDeterminism, LargeContiguousMixesAndInPlace) {
   std::mt19937 rng(3005);
   const int64_t count = 4200000;  // 16.8 MB of float32
-  auto offset_by_one = [](Operand* operand) {
-    operand->shape = {count};
-    operand->offset = 1;
-    attach_tensor(operand);
-  };
   BackwardCase b;
   b.reduction = 0;
   b.beta = 0.5f;
@@ -348,13 +293,10 @@ TEST(SmoothL1LossDeterminism, LargeContiguousMixesAndInPlace) {
   b.self = random_operand(rng, "self", {count}, ACL_BF16, ViewStyle::contiguous(), true, b.beta);
   b.target =
       random_operand(rng, "target", {count}, ACL_FLOAT16, ViewStyle::contiguous(), true, b.beta);
-  b.grad_input = random_operand(rng, "gradInput", {count + 2}, ACL_FLOAT, ViewStyle::contiguous(),
-                                false, b.beta);
-  offset_by_one(&b.grad_input);
-  const std::vector<unsigned char> before = b.grad_input.storage->host;
-  const std::vector<unsigned char> simd =
-      simd_bytes_equal_to_scalar(b, b.grad_input, before, run_backward, "mixed");
-  expect_ends_kept(simd, before, 4);
+  b.grad_input =
+      random_operand(rng, "gradInput", {count}, ACL_FLOAT, ViewStyle::contiguous(), false, b.beta);
+  b.grad_input.offset = 1;
+  simd_bits_equal_to_scalar(b, "mixed");
 
   for (aclDataType dtype : {ACL_BF16, ACL_FLOAT16}) {
     BackwardCase p;
@@ -363,14 +305,10 @@ TEST(SmoothL1LossDeterminism, LargeContiguousMixesAndInPlace) {
     p.grad_output =
         random_operand(rng, "gradOutput", {count}, dtype, ViewStyle::contiguous(), true, p.beta);
     p.target = random_operand(rng, "target", {count}, dtype, ViewStyle::contiguous(), true, p.beta);
-    p.self = random_operand(rng, "self", {count + 2}, dtype, ViewStyle::contiguous(), true, p.beta);
-    offset_by_one(&p.self);
+    p.self = random_operand(rng, "self", {count}, dtype, ViewStyle::contiguous(), true, p.beta);
+    p.self.offset = 1;
     p.grad_input = alias_of(p.self, "gradInput");
-    const std::vector<unsigned char> self_before = p.self.storage->host;
-    const std::vector<unsigned char> in_place_simd =
-        simd_bytes_equal_to_scalar(p, p.grad_input, self_before, run_backward, "in place");
-    expect_ends_kept(in_place_simd, self_before, 2);
-    EXPECT_NE(std::memcmp(in_place_simd.data() + 2, self_before.data() + 2, 2 * count), 0);
+    EXPECT_NE(simd_bits_equal_to_scalar(p, "in place"), p.self.codes) << "gradInput not written";
   }
 }
 
