@@ -1,8 +1,9 @@
-# libFuzzer targets (tests/fuzz/). They need clang and the sanitizers: every object of the build
-# gets libFuzzer's coverage instrumentation on top of ASan + UBSan, so the one sanitizer build
-# serves the tests and the fuzzers (only the fuzz executables link libFuzzer itself).
+# The fuzz targets (tests/fuzz/) are in every sanitizer build. OPENACLNN_BUILD_FUZZERS makes them
+# libFuzzer's coverage-guided fuzzers (scripts/fuzz.sh): it needs clang, and every object of the
+# build gets libFuzzer's coverage instrumentation on top of ASan + UBSan (only the fuzz executables
+# link libFuzzer itself). Without it they replay their corpus and random changes of it.
 option(OPENACLNN_BUILD_FUZZERS
-       "Build the libFuzzer targets (needs clang and OPENACLNN_SANITIZE=ON)" OFF)
+       "Build the fuzz targets with libFuzzer (needs clang and OPENACLNN_SANITIZE=ON)" OFF)
 set(OPENACLNN_FUZZ_SECONDS 20 CACHE STRING
     "Seconds each fuzz target runs as a test (ctest -L fuzz)")
 if(OPENACLNN_BUILD_FUZZERS)

@@ -7,9 +7,10 @@
 #                                    which writes their JSON summary
 #   scripts/install_deps.sh --report the --bench packages and Debian's python3 with matplotlib,
 #                                    which draw the performance report (scripts/perf_report.sh)
-#   scripts/install_deps.sh --sanitize  also clang with libFuzzer and the sanitizer runtimes
-#                                    (libclang-rt-14-dev) and its OpenMP (libomp-14-dev): the
-#                                    sanitizer build and the fuzz targets
+#   scripts/install_deps.sh --sanitize  also libclang-rt-14-dev, for the one header the fuzz
+#                                    targets take from it (FuzzedDataProvider.h)
+#   scripts/install_deps.sh --fuzz   also clang with libFuzzer (libclang-rt-14-dev) and its
+#                                    OpenMP (libomp-14-dev): scripts/fuzz.sh
 set -euo pipefail
 # libopenblas0-pthread keeps PyTorch off the slow reference BLAS.
 packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libhwy-dev libopenblas-dev
@@ -17,7 +18,8 @@ packages=(build-essential cmake pkg-config libgtest-dev libgmock-dev libhwy-dev 
   python3-dev pybind11-dev python3-numpy python3-pytest python3-hypothesis python3-torch)
 bench=(libbenchmark-dev nlohmann-json3-dev)
 case "${1:-}" in
-  --sanitize) packages+=(clang libclang-rt-14-dev libomp-14-dev) ;;
+  --sanitize) packages+=(libclang-rt-14-dev) ;;
+  --fuzz) packages+=(clang libclang-rt-14-dev libomp-14-dev) ;;
   --bench) packages+=("${bench[@]}") ;;
   --report) packages+=("${bench[@]}" python3 python3-matplotlib) ;;
 esac

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds openaclnn with its tests and runs them.
 #   scripts/run_tests.sh             Release build in build/
-#   scripts/run_tests.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/
+#   scripts/run_tests.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/,
+#                                    the fuzz targets among them (20 s each; docs/testing.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_deps.sh
+bash scripts/install_deps.sh "${1:-}"
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
   options=(-DCMAKE_BUILD_TYPE=Debug -DOPENACLNN_SANITIZE=ON)

@@ -27,8 +27,12 @@ int64_t numel(const Shape& shape) {
 
 Shape contiguous_strides(const Shape& shape) {
   Shape strides(shape.size(), 1);
+  // A stride beyond int64 saturates at INT64_MAX: such a view spans more than 2^63 elements, which
+  // the memory checks refuse.
   for (size_t i = shape.size(); i-- > 1;) {
-    strides[i - 1] = strides[i] * std::max<int64_t>(shape[i], 1);
+    if (__builtin_mul_overflow(strides[i], std::max<int64_t>(shape[i], 1), &strides[i - 1])) {
+      strides[i - 1] = INT64_MAX;
+    }
   }
   return strides;
 }

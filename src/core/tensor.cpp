@@ -10,11 +10,17 @@
 namespace oa {
 
 bool byte_range(const aclTensor& tensor, ByteRange* range) {
+  // Each extent is below 2^126 in magnitude; stopping once an end passes 2^66 elements (more
+  // than 2^63 bytes at any element size, 1 bit or more) keeps every sum and product below 2^127.
+  constexpr __int128 kLimit = static_cast<__int128>(1) << 66;
   __int128 low = tensor.offset;
   __int128 high = tensor.offset;
   for (size_t i = 0; i < tensor.shape.size(); ++i) {
     __int128 extent = static_cast<__int128>(tensor.strides[i]) * (tensor.shape[i] - 1);
     (extent < 0 ? low : high) += extent;
+    if (low < -kLimit || high > kLimit) {
+      return false;
+    }
   }
   // Floor and ceiling divisions: with a sub-byte dtype and a negative stride, low * bits can be
   // negative and not a multiple of 8, and C++ division truncates toward zero.

@@ -188,6 +188,15 @@ int check_side(const char* api, const char* name, const void* ptr, size_t count,
                    "%s: %s (%p) is device memory, but the copy kind says it is host memory", api,
                    name, ptr);
     }
+    // aclrtMallocHost memory is the runtime's to check, as aclrtMemset checks it; other host
+    // memory is the caller's.
+    if (region.kind == MemoryKind::host &&
+        count > region.size - (reinterpret_cast<uintptr_t>(ptr) - region.base)) {
+      return failf(ACL_ERROR_RT_PARAM_INVALID,
+                   "%s: %s (%p, %zu bytes) runs past the end of its %zu-byte allocation from "
+                   "aclrtMallocHost",
+                   api, name, ptr, count, region.size);
+    }
     return ACL_SUCCESS;
   }
   std::string why;

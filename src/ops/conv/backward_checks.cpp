@@ -350,7 +350,7 @@ Check backward_channels() {
                        "%s: %s channels (%lld) must equal weight dim 0 (%lld); weight shape %s",
                        call.op(), y, ll(cy), ll(ws[0]), shape_string(ws).c_str());
         }
-        if ((cx != 0 || ws[1] != 0) && ws[1] * groups != cx) {
+        if ((cx != 0 || ws[1] != 0) && times_groups(ws[1], groups) != cx) {
           return failf(ACLNN_ERR_PARAM_INVALID,
                        "%s: %s channels (%lld) must equal weight dim 1 (%lld) x groups (%lld)",
                        call.op(), x, ll(cx), ll(ws[1]), ll(groups));

@@ -157,15 +157,21 @@ Check conv_bias_shape() {
           return ACLNN_SUCCESS;
         }
         const Shape& ws = call.tensor("weight")->shape;
-        const bool t = call.flag("transposed");
-        const int64_t channels = t ? ws[1] * call.integer("groups") : ws[0];
-        if (bias->shape.size() != 1 || bias->shape[0] != channels) {
+        const int64_t groups = call.integer("groups");
+        if (call.flag("transposed") &&
+            (bias->shape.size() != 1 || bias->shape[0] != times_groups(ws[1], groups))) {
           return failf(ACLNN_ERR_PARAM_INVALID,
-                       "%s: bias must be 1-D with %lld elements (%s), got shape %s; weight shape "
-                       "%s",
-                       call.op(), ll(channels),
-                       t ? "weight dim 1 x groups when transposed" : "weight dim 0",
-                       shape_string(bias->shape).c_str(), shape_string(ws).c_str());
+                       "%s: bias must be 1-D with weight dim 1 x groups (%lld x %lld) elements "
+                       "when transposed, got shape %s; weight shape %s",
+                       call.op(), ll(ws[1]), ll(groups), shape_string(bias->shape).c_str(),
+                       shape_string(ws).c_str());
+        }
+        if (!call.flag("transposed") && (bias->shape.size() != 1 || bias->shape[0] != ws[0])) {
+          return failf(ACLNN_ERR_PARAM_INVALID,
+                       "%s: bias must be 1-D with %lld elements (weight dim 0), got shape %s; "
+                       "weight shape %s",
+                       call.op(), ll(ws[0]), shape_string(bias->shape).c_str(),
+                       shape_string(ws).c_str());
         }
         return ACLNN_SUCCESS;
       },
@@ -377,7 +383,7 @@ Check conv_channels() {
                            call.op(), d, ll(op[d]));
             }
           }
-        } else if (ws[1] * groups != xs[1]) {
+        } else if (times_groups(ws[1], groups) != xs[1]) {
           return failf(ACLNN_ERR_PARAM_INVALID,
                        "%s: input channels (%lld) must equal weight dim 1 (%lld) x groups (%lld); "
                        "input shape %s, weight shape %s",
@@ -467,9 +473,16 @@ Check conv_output_shape(std::string input, std::string output) {
         const Named out = call.named(output.c_str());
         const ConvAttrs a = conv_attrs(call);
         const bool depthwise = call.def().param_index("groups") < 0;
-        Shape expected = {x.shape[0], depthwise || !a.transposed
-                                          ? w.shape[0]
-                                          : w.shape[1] * call.integer("groups")};
+        // A transposed output's channels beyond int64 match no output: refused as a shape.
+        const __int128 channels = depthwise || !a.transposed
+                                      ? w.shape[0]
+                                      : times_groups(w.shape[1], call.integer("groups"));
+        if (channels > INT64_MAX) {
+          return failf(ACLNN_ERR_PARAM_INVALID,
+                       "%s: %s channels, weight dim 1 x groups (%lld x %lld), exceed int64",
+                       call.op(), output.c_str(), ll(w.shape[1]), ll(call.integer("groups")));
+        }
+        Shape expected = {x.shape[0], static_cast<int64_t>(channels)};
         for (int d = 0; d < a.spatial; ++d) {
           const auto i = static_cast<size_t>(d + 2);
           expected.push_back(output_size(a, d, x.shape[i], w.shape[i]));

@@ -16,6 +16,12 @@ namespace oa::conv {
 // The format a convolution tensor of `rank` has: NCL, NCHW or NCDHW.
 aclFormat format_for_rank(size_t rank);
 
+// A weight dim times groups, as the checks compare it with a channel count: exact, so that huge
+// dims or a groups not yet checked cannot overflow (a product beyond int64 equals no dim).
+inline __int128 times_groups(int64_t dim, int64_t groups) {
+  return static_cast<__int128>(dim) * groups;
+}
+
 // --- building violations ---
 // A violation that edits the call and then infers the outputs again (so that only the edited
 // rule breaks).

@@ -1,0 +1,164 @@
+// What the fuzz targets (tests/fuzz/*_fuzz.cpp) found, each as the call that crashed or tripped a
+// sanitizer, now refused with a code and a message (docs/testing.md lists them).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "core/op/definition.h"
+#include "support/call.h"
+#include "test_env.h"
+
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+oa::ArgSpec& arg(const oa::OpDef& def, oa::CallSpec* spec, const char* name) {
+  return spec->args[static_cast<size_t>(def.param_index(name))];
+}
+
+// Dim `dim` of tensor `name` set to `value`, every stride 0 (a huge view in a few bytes).
+void set_dim(const oa::OpDef& def, oa::CallSpec* spec, const char* name, size_t dim,
+             int64_t value) {
+  oa::TensorSpec& t = arg(def, spec, name).tensor;
+  t.shape[dim] = value;
+  t.strides.assign(t.shape.size(), 0);
+}
+
+// Phase 1 of the first sample of `op` that `change` accepts (returns true for), changed so:
+// refused with `code` and a message with every part of `message`.
+void expect_refused(const char* op,
+                    const std::function<bool(const oa::OpDef&, oa::CallSpec*)>& change, int code,
+                    std::initializer_list<std::string> message) {
+  const oa::OpDef* def = oa::find_definition(op);
+  ASSERT_NE(def, nullptr) << op;
+  for (oa::CallSpec spec : def->samples) {
+    if (change(*def, &spec)) {
+      oa_test::expect_error(oa_test::plan_status(*def, spec), code, message);
+      return;
+    }
+  }
+  ADD_FAILURE() << "no sample of " << op << " fits the change";
+}
+
+// op_fuzz: weight dim 1 x groups overflowed int64 (UBSan: signed overflow) in the convolution
+// checks: the bias check of a transposed call with a groups not yet checked, the channel checks
+// with a huge groups, the output shape of a transposed call with a huge weight dim 1.
+TEST(FuzzFound, ConvolutionBiasWithHugeGroups) {
+  expect_refused("Convolution",
+                 [](const oa::OpDef& def, oa::CallSpec* spec) {
+                   if (arg(def, spec, "bias").null || arg(def, spec, "transposed").integer == 0) {
+                     return false;
+                   }
+                   arg(def, spec, "groups").integer = std::numeric_limits<int64_t>::min();
+                   return true;
+                 },
+                 ACLNN_ERR_PARAM_INVALID, {"bias must be 1-D with weight dim 1 x groups"});
+}
+
+TEST(FuzzFound, ConvolutionChannelsWithHugeGroups) {
+  expect_refused("Convolution",
+                 [](const oa::OpDef& def, oa::CallSpec* spec) {
+                   if (!arg(def, spec, "bias").null || arg(def, spec, "transposed").integer != 0 ||
+                       arg(def, spec, "weight").tensor.shape[1] < 2) {
+                     return false;
+                   }
+                   arg(def, spec, "groups").integer = kMax;
+                   return true;
+                 },
+                 ACLNN_ERR_PARAM_INVALID, {"must equal weight dim 1", "x groups"});
+}
+
+TEST(FuzzFound, TransposedConvolutionOutputChannelsBeyondInt64) {
+  expect_refused("Convolution",
+                 [](const oa::OpDef& def, oa::CallSpec* spec) {
+                   if (!arg(def, spec, "bias").null || arg(def, spec, "transposed").integer == 0 ||
+                       arg(def, spec, "weight").tensor.shape[0] % 2 != 0) {
+                     return false;
+                   }
+                   arg(def, spec, "groups").integer = 2;
+                   set_dim(def, spec, "weight", 1, int64_t{1} << 62);
+                   return true;
+                 },
+                 ACLNN_ERR_PARAM_INVALID, {"output channels", "exceed int64"});
+}
+
+TEST(FuzzFound, ConvolutionBackwardChannelsWithHugeGroups) {
+  expect_refused("ConvolutionBackward",
+                 [](const oa::OpDef& def, oa::CallSpec* spec) {
+                   if (arg(def, spec, "weight").tensor.shape[1] < 2) {
+                     return false;
+                   }
+                   arg(def, spec, "groups").integer = kMax;
+                   return true;
+                 },
+                 ACLNN_ERR_PARAM_INVALID, {"must equal weight dim 1", "x groups"});
+}
+
+// Contiguous strides of a view of more than 2^63 elements overflowed int64 in aclCreateTensor
+// (UBSan: signed overflow): they saturate, and an operator refuses the view.
+TEST(FuzzFound, ContiguousStridesOfAHugeView) {
+  const int64_t dims[] = {int64_t{1} << 33, int64_t{1} << 33, int64_t{1} << 33};
+  aclTensor* huge =
+      aclCreateTensor(dims, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 3, nullptr);
+  ASSERT_NE(huge, nullptr) << aclGetRecentErrMsg();
+  int64_t* strides = nullptr;
+  uint64_t count = 0;
+  ASSERT_EQ(aclGetViewStrides(huge, &strides, &count), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(strides, strides + count),
+            (std::vector<int64_t>{kMax, int64_t{1} << 33, 1}));
+  delete[] strides;
+  EXPECT_EQ(aclDestroyTensor(huge), ACLNN_SUCCESS);
+}
+
+// The byte range of a view reaching more than 2^126 elements back overflowed __int128 in the
+// memory check (UBSan: signed overflow): it spans more than 2^63 bytes, 161002.
+TEST(FuzzFound, ViewReachingFarBelowItsData) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const int64_t dims[] = {int64_t{1} << 62};
+  const int64_t strides[] = {std::numeric_limits<int64_t>::min()};
+  const int64_t storage[] = {16};
+  aclTensor* self =
+      aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, memory);
+  aclTensor* target =
+      aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, memory);
+  aclTensor* out = aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1,
+                                   static_cast<char*>(memory) + 32);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  oa_test::expect_error(
+      aclnnMseLossGetWorkspaceSize(self, target, 1, out, &workspace_size, &executor),
+      ACLNN_ERR_PARAM_INVALID, {"aclnnMseLoss", "self", "spans more than 2^63 bytes"});
+  for (aclTensor* t : {self, target, out}) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
+// runtime_fuzz: aclrtMemcpy read and wrote past the end of aclrtMallocHost memory on its host side
+// (ASan: heap-buffer-overflow), where aclrtMemset refused the same range.
+TEST(FuzzFound, MemcpyPastTheEndOfMallocHostMemory) {
+  void* host = nullptr;
+  void* device = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&host, 16), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&device, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  oa_test::expect_error(aclrtMemcpy(device, 64, host, 32, ACL_MEMCPY_HOST_TO_DEVICE),
+                        ACL_ERROR_RT_PARAM_INVALID,
+                        {"aclrtMemcpy", "src", "runs past the end of its 16-byte allocation"});
+  oa_test::expect_error(
+      aclrtMemcpy(static_cast<char*>(host) + 8, 64, device, 16, ACL_MEMCPY_DEVICE_TO_HOST),
+      ACL_ERROR_RT_PARAM_INVALID, {"aclrtMemcpy", "dst", "runs past the end"});
+  oa_test::expect_error(aclrtMemcpy(host, 64, device, 17, ACL_MEMCPY_DEFAULT),
+                        ACL_ERROR_RT_PARAM_INVALID, {"aclrtMemcpy", "dst", "runs past the end"});
+  EXPECT_EQ(aclrtMemcpy(host, 16, device, 16, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+}
+
+}  // namespace
