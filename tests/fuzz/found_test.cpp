@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "core/op/definition.h"
 #include "support/call.h"
@@ -137,6 +138,52 @@ TEST(FuzzFound, ViewReachingFarBelowItsData) {
       ACLNN_ERR_PARAM_INVALID, {"aclnnMseLoss", "self", "spans more than 2^63 bytes"});
   for (aclTensor* t : {self, target, out}) {
     EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
+// op_fuzz: the backward of adaptive max pooling formed plane addresses from an empty gradOutput's
+// strides (here INT64_MIN; no memory check bounds an empty view's), overflowing the pointer
+// (UBSan: pointer overflow). The call runs and gradInput is zeros.
+TEST(FuzzFound, PoolingBackwardWithAnEmptyGradOutputOfHugeStrides) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 1024, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(memory, 1024, 0x5A, 1024), ACL_SUCCESS);
+  const int64_t empty[] = {2, 3, 0, 2};
+  const int64_t huge_strides[] = {7, std::numeric_limits<int64_t>::min(), 7, 0};
+  const int64_t planes[] = {2, 3, 4, 4};
+  const int64_t storage[] = {96};
+  auto* bytes = static_cast<char*>(memory);
+  aclTensor* grad_output =
+      aclCreateTensor(empty, 4, ACL_FLOAT, huge_strides, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* indices =
+      aclCreateTensor(empty, 4, ACL_INT64, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* self =
+      aclCreateTensor(planes, 4, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* grad_input =
+      aclCreateTensor(planes, 4, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 512);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(grad_output, self, indices, grad_input,
+                                                           &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclnnAdaptiveMaxPool2dBackward(workspace, workspace_size, executor, nullptr),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<float> result(96, 1.0f);
+  ASSERT_EQ(aclrtMemcpy(result.data(), 384, bytes + 512, 384, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_SUCCESS);
+  EXPECT_EQ(result, std::vector<float>(96, 0.0f));
+  for (aclTensor* t : {grad_output, indices, self, grad_input}) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  if (workspace != nullptr) {
+    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
   }
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
