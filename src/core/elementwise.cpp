@@ -52,17 +52,22 @@ ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
 
   // Merge each dim into the previous one when every operand steps over it contiguously.
   int rank = 0;
+  // A product that overflows (an empty view's strides are not bounded by any memory check) merges
+  // nothing.
   for (int d : dims) {
-    bool merge = rank > 0;
+    int64_t merged_size = 0;
+    bool merge = rank > 0 && !__builtin_mul_overflow(loop.shape[rank - 1], shape[d], &merged_size);
     for (int o = 0; merge && o < loop.operand_count; ++o) {
-      merge = full[o].strides[d] * shape[d] == loop.operands[o].strides[rank - 1];
+      int64_t step = 0;
+      merge = !__builtin_mul_overflow(full[o].strides[d], shape[d], &step) &&
+              step == loop.operands[o].strides[rank - 1];
     }
     // A merge replaces (outer, inner) by one dim with the inner dim's strides.
     for (int o = 0; o < loop.operand_count; ++o) {
       loop.operands[o].strides[merge ? rank - 1 : rank] = full[o].strides[d];
     }
     if (merge) {
-      loop.shape[rank - 1] *= shape[d];
+      loop.shape[rank - 1] = merged_size;
     } else {
       loop.shape[rank++] = shape[d];
     }

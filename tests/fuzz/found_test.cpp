@@ -188,6 +188,43 @@ TEST(FuzzFound, PoolingBackwardWithAnEmptyGradOutputOfHugeStrides) {
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
+// op_fuzz: the elementwise engine's dim merging multiplied an empty self's INT64_MIN stride by a
+// dim (UBSan: signed overflow). A product that overflows merges nothing; the call runs.
+TEST(FuzzFound, ElementwiseMergeOfAnEmptyViewOfHugeStrides) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(memory, 256, 0, 256), ACL_SUCCESS);
+  const int64_t empty[] = {0, 3};
+  const int64_t huge_strides[] = {-1, std::numeric_limits<int64_t>::min()};
+  const int64_t three[] = {3};
+  const int64_t storage[] = {16};
+  auto* bytes = static_cast<char*>(memory);
+  aclTensor* self =
+      aclCreateTensor(empty, 2, ACL_FLOAT, huge_strides, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* target =
+      aclCreateTensor(three, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* out =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 128);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnMseLossGetWorkspaceSize(self, target, 1, out, &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclnnMseLoss(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  for (aclTensor* t : {self, target, out}) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  if (workspace != nullptr) {
+    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
 // runtime_fuzz: aclrtMemcpy read and wrote past the end of aclrtMallocHost memory on its host side
 // (ASan: heap-buffer-overflow), where aclrtMemset refused the same range.
 TEST(FuzzFound, MemcpyPastTheEndOfMallocHostMemory) {
