@@ -11,6 +11,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_nll_loss_backward.h"
 #include "core/op/definition.h"
 #include "support/call.h"
 #include "test_env.h"
@@ -217,6 +218,50 @@ TEST(FuzzFound, ElementwiseMergeOfAnEmptyViewOfHugeStrides) {
   EXPECT_EQ(aclnnMseLoss(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   for (aclTensor* t : {self, target, out}) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  if (workspace != nullptr) {
+    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
+// op_fuzz: NLLLossBackward's view of an empty self multiplied its huge offset by the element size
+// (UBSan: signed overflow). An empty view's offset and strides are not used; the call runs.
+TEST(FuzzFound, NllBackwardOfAnEmptyViewAtAHugeOffset) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(memory, 256, 0, 256), ACL_SUCCESS);
+  const int64_t empty[] = {0, 3};
+  const int64_t no_rows[] = {0};
+  const int64_t storage[] = {16};
+  auto* bytes = static_cast<char*>(memory);
+  aclTensor* grad_output =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* self =
+      aclCreateTensor(empty, 2, ACL_FLOAT, nullptr, kMax / 2, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* target =
+      aclCreateTensor(no_rows, 1, ACL_INT64, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 64);
+  const int64_t classes[] = {3};
+  aclTensor* weight =
+      aclCreateTensor(classes, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 96);
+  aclTensor* total =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 128);
+  aclTensor* out = aclCreateTensor(empty, 2, ACL_FLOAT, nullptr, kMax / 2, ACL_FORMAT_ND, storage,
+                                   1, bytes + 192);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnNLLLossBackwardGetWorkspaceSize(grad_output, self, target, weight, 1, -100, total,
+                                                 out, &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclnnNLLLossBackward(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  for (aclTensor* t : {grad_output, self, target, weight, total, out}) {
     EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
   }
   if (workspace != nullptr) {

@@ -18,10 +18,12 @@ namespace {
 View view_of(const aclTensor& t, const char* dims) {
   View v;
   v.dtype = t.dtype;
-  v.data = static_cast<char*>(t.data) + t.offset * (dtype_bits(t.dtype) / 8);
+  // An empty view touches no memory: its offset and strides may be anything (and are not used).
+  const bool empty = std::any_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d == 0; });
+  v.data = static_cast<char*>(t.data) + (empty ? 0 : t.offset * (dtype_bits(t.dtype) / 8));
   const size_t count = std::strlen(dims);
   for (size_t d = 0; d < count; ++d) {
-    const int64_t stride = t.shape[d] == 1 ? 0 : t.strides[d];
+    const int64_t stride = t.shape[d] == 1 || empty ? 0 : t.strides[d];
     switch (dims[d]) {
       case 'n':
         v.n = stride;
