@@ -232,7 +232,15 @@ def main():
     # The hand-written analysis pages: docs/perf/*.md next to docs/performance.md.
     analysis = [(page_title(page), relative_link(page, folder))
                 for page in sorted(folder.glob('perf/*.md'))]
-    args.markdown.write_text(markdown(summary, bench_readme, chart, analysis), encoding='utf-8')
+    page = markdown(summary, bench_readme, chart, analysis)
+    # The busy-machine section (scripts/loaded_report.py) comes from other runs: kept as it is.
+    if args.markdown.exists():
+        old = args.markdown.read_text(encoding='utf-8')
+        begin, end = '<!-- loaded: written by scripts/loaded_report.py -->', '<!-- /loaded -->'
+        if begin in old and end in old:
+            kept = old.split(begin, 1)[1].split(end, 1)[0]
+            page = page.rstrip('\n') + '\n\n' + begin + kept + end + '\n'
+    args.markdown.write_text(page, encoding='utf-8')
 
 
 if __name__ == '__main__':
