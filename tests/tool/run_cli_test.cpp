@@ -60,6 +60,13 @@ TEST_F(RunCli, SmoothL1LossMeanIsZeroDimensional) {
   EXPECT_EQ(array_values(loss), (std::vector<double>{0.640625}));
 }
 
+TEST_F(RunCli, AnOptionalArrayAttributeIsListedAsOptional) {
+  // Convolution's outputPadding may be null (CANN passes none when not transposed).
+  const ToolRun list = run_tool({"list", "Convolution"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_NE(list.out.find("--output-padding (optional)"), std::string::npos) << list.out;
+}
+
 TEST_F(RunCli, ConvTbcReadsAndWritesRawBin) {
   // T=3, B=1, Cin=2, K=2, Cout=1, pad 1: Tout = 4; small integers, exact in float32.
   const std::vector<double> x = {1, 2, 3, 4, 5, 6};

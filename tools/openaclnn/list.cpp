@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "array.h"
-#include "commands.h"
 #include "base/dtype.h"
+#include "commands.h"
 #include "core/op/definition.h"
 #include "operators.h"
 
@@ -34,8 +34,9 @@ void print_op(const OpDef& op, bool checks) {
     if (!is_tensor(p.kind)) {
       const std::string fallback = attribute_default(p);
       std::cout << attribute_option(p) << " ("
-                << (fallback == "required" ? fallback : "default " + fallback) << "): " << p.rule
-                << "\n";
+                << (fallback == "required" || fallback == "optional" ? fallback
+                                                                     : "default " + fallback)
+                << "): " << p.rule << "\n";
     } else {
       std::cout << dtype_list(p.dtypes) << ": " << p.rule << (p.optional ? " (optional)" : "")
                 << "\n";

@@ -106,6 +106,8 @@ CallSpec spec_of(const OpDef& op, const OpCall& call) {
         arg = parse_attribute(p, given->second);
       } else if (p.has_default) {
         arg = p.default_value;
+      } else if (p.optional) {
+        arg.null = true;
       } else {
         throw UsageError(op.name + " needs " + attribute_option(p) + " (" + p.rule + ")");
       }
@@ -188,7 +190,7 @@ std::string attribute_option(const Param& param) {
 
 std::string attribute_default(const Param& param) {
   if (!param.has_default) {
-    return "required";
+    return param.optional ? "optional" : "required";
   }
   const ArgSpec& value = param.default_value;
   switch (param.kind) {

@@ -27,7 +27,8 @@ std::map<std::string, Array> run_operator(const OpDef& op, const OpCall& call);
 const OpDef& find_operator(const std::string& name);
 
 // The command-line option of an attribute ("--cube-math-type" for cubeMathType), and the value
-// run_operator uses when it is not given ("mean"; "required" when there is none).
+// run_operator uses when it is not given ("mean"; "optional" for an attribute that may be null,
+// "required" when there is none).
 std::string attribute_option(const Param& param);
 std::string attribute_default(const Param& param);
 
