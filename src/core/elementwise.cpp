@@ -47,7 +47,7 @@ ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
     }
   }
   std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) {
-    return std::llabs(lead.strides[a]) > std::llabs(lead.strides[b]);
+    return stride_magnitude(lead.strides[a]) > stride_magnitude(lead.strides[b]);
   });
 
   // Merge each dim into the previous one when every operand steps over it contiguously.
@@ -78,8 +78,8 @@ ElementwiseLoop plan_elementwise(const Shape& shape, const aclTensor* out,
   }
   loop.rank = rank;
   for (int o = 1; o < loop.operand_count && rank >= 2; ++o) {
-    int64_t rows = std::llabs(loop.operands[o].strides[rank - 2]);
-    int64_t columns = std::llabs(loop.operands[o].strides[rank - 1]);
+    const uint64_t rows = stride_magnitude(loop.operands[o].strides[rank - 2]);
+    const uint64_t columns = stride_magnitude(loop.operands[o].strides[rank - 1]);
     loop.tiled = loop.tiled || (columns > 1 && rows < columns);
   }
   for (int o = 0; o < loop.operand_count; ++o) {

@@ -9,6 +9,11 @@ using Shape = std::vector<int64_t>;
 
 namespace oa {
 
+// |stride| without overflow (a stride may be INT64_MIN: an empty view's are not bounded by memory).
+inline uint64_t stride_magnitude(int64_t stride) {
+  return stride < 0 ? uint64_t{0} - static_cast<uint64_t>(stride) : static_cast<uint64_t>(stride);
+}
+
 // "[4, 2]"; "[]" for 0-d.
 std::string shape_string(const Shape& shape);
 

@@ -92,10 +92,10 @@ bool view_self_overlaps(const aclTensor& tensor) {
   if (numel(tensor) <= 1) {
     return false;
   }
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (|stride|, size) of dims with size > 1
+  std::vector<std::pair<uint64_t, int64_t>> dims;  // (|stride|, size) of dims with size > 1
   for (size_t i = 0; i < tensor.shape.size(); ++i) {
     if (tensor.shape[i] > 1) {
-      dims.emplace_back(std::llabs(tensor.strides[i]), tensor.shape[i]);
+      dims.emplace_back(stride_magnitude(tensor.strides[i]), tensor.shape[i]);
     }
   }
   std::sort(dims.begin(), dims.end());

@@ -270,6 +270,35 @@ TEST(FuzzFound, NllBackwardOfAnEmptyViewAtAHugeOffset) {
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
+// op_fuzz: the elementwise engine took |stride| of an empty view's INT64_MIN stride with llabs
+// (UBSan: negation overflow) when ordering and tiling the dims. Magnitudes are unsigned now.
+TEST(FuzzFound, ElementwiseOrderOfAnEmptyViewOfInt64MinStrides) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const int64_t empty[] = {0, 3, 2};
+  const int64_t huge_strides[] = {std::numeric_limits<int64_t>::min(), -1,
+                                  std::numeric_limits<int64_t>::min()};
+  const int64_t storage[] = {16};
+  auto* bytes = static_cast<char*>(memory);
+  aclTensor* self =
+      aclCreateTensor(empty, 3, ACL_FLOAT, huge_strides, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* target =
+      aclCreateTensor(empty, 3, ACL_FLOAT, huge_strides, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* out =
+      aclCreateTensor(empty, 3, ACL_FLOAT, huge_strides, 0, ACL_FORMAT_ND, storage, 1, bytes + 128);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnMseLossGetWorkspaceSize(self, target, 0, out, &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnMseLoss(nullptr, workspace_size, executor, nullptr), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  for (aclTensor* t : {self, target, out}) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
 // runtime_fuzz: aclrtMemcpy read and wrote past the end of aclrtMallocHost memory on its host side
 // (ASan: heap-buffer-overflow), where aclrtMemset refused the same range.
 TEST(FuzzFound, MemcpyPastTheEndOfMallocHostMemory) {
