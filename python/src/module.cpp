@@ -8,12 +8,12 @@
 
 #include <hwy/targets.h>
 
+#include "base/float_convert.h"
+#include "base/parallel.h"
 #include "call.h"
 #include "catalog.h"
 #include "compare.h"
-#include "base/float_convert.h"
 #include "core/isa.h"
-#include "base/parallel.h"
 
 namespace oa::python {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/convert_simd.h"
 #include "base/float_convert.h"
+#include "core/convert_simd.h"
 
 namespace oa {
 namespace {

@@ -5,10 +5,10 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "base/float_convert.h"
 #include "core/convert.h"
 #include "core/convert_simd-inl.h"
 #include "core/convert_simd.h"
-#include "base/float_convert.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace oa::simd {

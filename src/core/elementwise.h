@@ -9,9 +9,9 @@
 #include <initializer_list>
 #include <vector>
 
-#include "core/convert.h"
 #include "base/fill_simd.h"
 #include "base/parallel.h"
+#include "core/convert.h"
 #include "core/tensor.h"
 
 namespace oa {

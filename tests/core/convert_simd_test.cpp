@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "core/convert.h"
 #include "base/float_convert.h"
+#include "core/convert.h"
 #include "simd_targets.h"
 
 namespace {

@@ -46,7 +46,8 @@ class TestTensor {
 
   // Writes values (one per view element, row-major), each rounded to the dtype.
   void write(const std::vector<double>& values);
-  // Writes each element's bits as given (the low bytes of each value: NaN payloads, signaling NaNs).
+  // Writes each element's bits as given (the low bytes of each value: NaN payloads, signaling
+  // NaNs).
   void write_bits(const std::vector<uint64_t>& bits);
   // Writes integers exactly (an integer dtype's tensor: indices, class labels).
   void write_ints(const std::vector<int64_t>& values);

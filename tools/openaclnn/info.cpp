@@ -4,9 +4,9 @@
 #include <hwy/targets.h>
 #include <iostream>
 
+#include "base/parallel.h"
 #include "commands.h"
 #include "core/isa.h"
-#include "base/parallel.h"
 
 namespace oa::tool {
 namespace {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
-#include "core/checks.h"
 #include "base/dtype.h"
+#include "core/checks.h"
 #include "core/executor.h"
 #include "core/op/args.h"
 #include "core/op/spec.h"

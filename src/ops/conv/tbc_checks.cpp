@@ -4,8 +4,8 @@
 #include <limits>
 #include <utility>
 
-#include "core/checks.h"
 #include "base/dtype.h"
+#include "core/checks.h"
 #include "ops/conv/tbc_params.h"
 #include "runtime/error.h"
 

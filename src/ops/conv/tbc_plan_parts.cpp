@@ -4,9 +4,9 @@
 #include <string>
 
 #include "base/dtype.h"
+#include "base/parallel.h"
 #include "core/executor.h"
 #include "core/gemm.h"
-#include "base/parallel.h"
 #include "ops/conv/work.h"
 
 namespace oa::conv {

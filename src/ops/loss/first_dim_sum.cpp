@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/parallel.h"
 #include "core/convert.h"
 #include "core/elementwise.h"
 #include "core/isa.h"
-#include "base/parallel.h"
 
 namespace oa::loss {
 namespace {

@@ -5,10 +5,10 @@
 #include <memory>
 #include <utility>
 
-#include "core/convert.h"
-#include "core/elementwise.h"
 #include "base/fill_simd.h"
 #include "base/parallel.h"
+#include "core/convert.h"
+#include "core/elementwise.h"
 #include "ops/loss/nll.h"
 
 namespace oa::loss::nll {

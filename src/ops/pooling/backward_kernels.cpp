@@ -9,8 +9,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/convert_simd.h"
 #include "base/fill_simd.h"
+#include "core/convert_simd.h"
 #include "core/isa.h"
 #include "ops/pooling/backward_kernels.h"
 #include "ops/pooling/kernel_select-inl.h"

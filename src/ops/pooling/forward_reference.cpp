@@ -5,8 +5,8 @@
 #include <memory>
 #include <utility>
 
-#include "core/convert.h"
 #include "base/parallel.h"
+#include "core/convert.h"
 #include "core/values.h"
 #include "ops/pooling/impls.h"
 #include "ops/pooling/pool_plan.h"
