@@ -1,5 +1,9 @@
 #include "base/dtype.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
 namespace oa {
 namespace {
 
@@ -113,6 +117,27 @@ aclDataType promote_float(aclDataType a, aclDataType b) { return a == b ? a : AC
 std::string format_name(aclFormat format) {
   const FormatInfo* info = find_format(format);
   return info == nullptr ? "FORMAT_" + std::to_string(static_cast<int>(format)) : info->name;
+}
+
+aclFormat format_named(const std::string& name) {
+  for (const auto& info : kFormats) {
+    if (std::equal(
+            name.begin(), name.end(), info.name, info.name + std::strlen(info.name),
+            [](char a, char b) { return std::toupper(static_cast<unsigned char>(a)) == b; })) {
+      return info.format;
+    }
+  }
+  return ACL_FORMAT_UNDEFINED;
+}
+
+std::string public_format_names() {
+  std::string names;
+  for (const auto& info : kFormats) {
+    if (!info.is_private) {
+      names += (names.empty() ? "" : ", ") + std::string(info.name);
+    }
+  }
+  return names;
 }
 
 bool format_is_known(aclFormat format) { return find_format(format) != nullptr; }

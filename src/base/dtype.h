@@ -34,6 +34,12 @@ aclDataType promote_float(aclDataType a, aclDataType b);
 // "ND", "NCHW", ...; "FORMAT_<number>" for unknown values.
 std::string format_name(aclFormat format);
 
+// The format CANN names `name` ("NCHW", "ND", ...; any case); ACL_FORMAT_UNDEFINED for none.
+aclFormat format_named(const std::string& name);
+
+// The public formats' names, in aclFormat order: "NCHW, NHWC, ND, ...".
+std::string public_format_names();
+
 // Whether format is one of the aclFormat values (ACL_FORMAT_UNDEFINED excluded).
 bool format_is_known(aclFormat format);
 

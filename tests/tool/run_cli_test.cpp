@@ -163,6 +163,60 @@ TEST_F(RunCli, Float64Pooling) {
   EXPECT_EQ(array_values(read("i.npy")), (std::vector<double>{2, 1}));
 }
 
+// A bare --format gives every 4-d tensor NCHW; the 1-d bias stays ND, the output follows input.
+TEST_F(RunCli, ConvolutionTakesAFormatForEveryTensorOfItsRank) {
+  const ToolRun r = run_tool(
+      {"run", "Convolution", "--in",
+       "input=" + npy("x.npy", ACL_FLOAT, {1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}), "--in",
+       "weight=" + npy("w.npy", ACL_FLOAT, {1, 1, 2, 2}, {1, 0, 0, 1}), "--in",
+       "bias=" + npy("b.npy", ACL_FLOAT, {1}, {0.5}), "--stride", "1,1", "--padding", "0,0",
+       "--dilation", "1,1", "--format", "NCHW", "--out", "output=" + dir.file("y.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("output: float32 [1, 1, 2, 2]"));
+  // y[i][j] = x[i][j] + x[i + 1][j + 1] + 0.5.
+  EXPECT_EQ(array_values(read("y.npy")), (std::vector<double>{6.5, 8.5, 12.5, 14.5}));
+}
+
+// Formats by tensor name; gradInput follows input's, gradWeight weight's, gradBias is ND.
+TEST_F(RunCli, ConvolutionBackwardTakesFormatsByName) {
+  const ToolRun r = run_tool({"run",
+                              "ConvolutionBackward",
+                              "--in",
+                              "gradOutput=" + npy("g.npy", ACL_FLOAT, {1, 1, 2}, {1, 2}),
+                              "--in",
+                              "input=" + npy("x.npy", ACL_FLOAT, {1, 1, 3}, {3, 4, 5}),
+                              "--in",
+                              "weight=" + npy("w.npy", ACL_FLOAT, {1, 1, 2}, {0.5, -1}),
+                              "--format",
+                              "gradOutput=NCL",
+                              "--format",
+                              "input=ncl",
+                              "--format",
+                              "weight=NCL",
+                              "--bias-sizes",
+                              "1",
+                              "--stride",
+                              "1",
+                              "--padding",
+                              "0",
+                              "--dilation",
+                              "1",
+                              "--output-padding",
+                              "0",
+                              "--output-mask",
+                              "1,1,1",
+                              "--out",
+                              "gradInput=" + dir.file("gi.npy"),
+                              "--out",
+                              "gradWeight=" + dir.file("gw.npy"),
+                              "--out",
+                              "gradBias=" + dir.file("gb.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(array_values(read("gi.npy")), (std::vector<double>{0.5, 0, -2}));
+  EXPECT_EQ(array_values(read("gw.npy")), (std::vector<double>{11, 14}));
+  EXPECT_EQ(array_values(read("gb.npy")), (std::vector<double>{3}));
+}
+
 // A failed run exits with 2, says why on stderr and leaves the folder as it was.
 class RunCliError : public RunCli {
  protected:
@@ -294,6 +348,75 @@ TEST_F(RunCliError, UnwritableOutputLeavesNoOtherOutput) {
        "bias=" + npy("b.npy", ACL_FLOAT, {1}, {0}), "--out", "gradBias=" + dir.file("gb.npy"),
        "--out", "gradWeight=" + dir.file("missing/gw.npy")},
       dir.file("missing/gw.npy"));
+}
+
+class ConvolutionCliError : public RunCliError {
+ protected:
+  // A 1-D convolution of one element with a kernel of one, plus `extra`.
+  std::vector<std::string> conv1d(const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {
+        "run",        "Convolution",
+        "--in",       "input=" + npy("x.npy", ACL_FLOAT, {1, 1, 1}, {2}),
+        "--in",       "weight=" + npy("w.npy", ACL_FLOAT, {1, 1, 1}, {3}),
+        "--stride",   "1",
+        "--padding",  "0",
+        "--dilation", "1",
+        "--out",      "output=" + dir.file("y.npy")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+};
+
+TEST_F(ConvolutionCliError, NoFormatIsTheLibrarysRejectionOfNd) {
+  expect_failure(conv1d({}), "161002: aclnnConvolution: input format must be NCL");
+}
+
+TEST_F(ConvolutionCliError, UnknownFormat) {
+  expect_failure(conv1d({"--format", "input=NLC"}),
+                 "--format input=NLC: unknown format 'NLC' (formats: NCHW, NHWC, ND,");
+}
+
+TEST_F(ConvolutionCliError, UnknownTensorName) {
+  expect_failure(conv1d({"--format", "x=NCL"}),
+                 "--format x=NCL: Convolution has no tensor named 'x' (inputs: input, weight, "
+                 "bias; outputs: output)");
+}
+
+TEST_F(ConvolutionCliError, FormatGivenTwice) {
+  expect_failure(conv1d({"--format", "input=NCL", "--format", "input=ND"}),
+                 "--format names 'input' twice");
+  expect_failure(conv1d({"--format", "NCL", "--format", "ND"}),
+                 "--format ND: a format for every tensor is given twice");
+}
+
+TEST_F(ConvolutionCliError, AnOutputTheMaskLeavesOutIsNotWritten) {
+  expect_failure({"run",
+                  "ConvolutionBackward",
+                  "--in",
+                  "gradOutput=" + npy("g.npy", ACL_FLOAT, {1, 1, 1}, {1}),
+                  "--in",
+                  "input=" + npy("x.npy", ACL_FLOAT, {1, 1, 1}, {2}),
+                  "--in",
+                  "weight=" + npy("w.npy", ACL_FLOAT, {1, 1, 1}, {3}),
+                  "--format",
+                  "NCL",
+                  "--bias-sizes",
+                  "1",
+                  "--stride",
+                  "1",
+                  "--padding",
+                  "0",
+                  "--dilation",
+                  "1",
+                  "--output-padding",
+                  "0",
+                  "--output-mask",
+                  "1,0,0",
+                  "--out",
+                  "gradInput=" + dir.file("gi.npy"),
+                  "--out",
+                  "gradWeight=" + dir.file("gw.npy")},
+                 "this call does not compute gradWeight (see outputMask)");
 }
 
 }  // namespace

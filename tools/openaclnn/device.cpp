@@ -47,7 +47,8 @@ DeviceTensors::~DeviceTensors() {
   }
 }
 
-DeviceTensors::Entry& DeviceTensors::make(aclDataType dtype, const std::vector<int64_t>& shape) {
+DeviceTensors::Entry& DeviceTensors::make(aclDataType dtype, const std::vector<int64_t>& shape,
+                                          aclFormat format) {
   Array layout;
   layout.dtype = dtype;
   layout.shape = shape;
@@ -60,8 +61,8 @@ DeviceTensors::Entry& DeviceTensors::make(aclDataType dtype, const std::vector<i
   for (size_t i = shape.size(); i-- > 1;) {
     strides[i - 1] = strides[i] * std::max<int64_t>(shape[i], 1);
   }
-  aclTensor* tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0,
-                                      ACL_FORMAT_ND, shape.data(), shape.size(), memory);
+  aclTensor* tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, format,
+                                      shape.data(), shape.size(), memory);
   if (tensor == nullptr) {
     const std::string message = aclGetRecentErrMsg();
     aclrtFree(memory);
@@ -72,14 +73,15 @@ DeviceTensors::Entry& DeviceTensors::make(aclDataType dtype, const std::vector<i
   return entries_.back();
 }
 
-aclTensor* DeviceTensors::allocate(aclDataType dtype, const std::vector<int64_t>& shape) {
-  const Entry& e = make(dtype, shape);
+aclTensor* DeviceTensors::allocate(aclDataType dtype, const std::vector<int64_t>& shape,
+                                   aclFormat format) {
+  const Entry& e = make(dtype, shape, format);
   check_status("aclrtMemset", aclrtMemset(e.memory, e.bytes, 0, e.bytes));
   return e.tensor;
 }
 
-aclTensor* DeviceTensors::upload(const Array& array) {
-  const Entry& e = make(array.dtype, array.shape);
+aclTensor* DeviceTensors::upload(const Array& array, aclFormat format) {
+  const Entry& e = make(array.dtype, array.shape, format);
   if (!array.bytes.empty()) {
     check_status("aclrtMemcpy (to device)",
                  aclrtMemcpy(e.memory, e.bytes, array.bytes.data(), array.bytes.size(),

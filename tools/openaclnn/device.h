@@ -1,5 +1,5 @@
 // The tool's use of the public runtime API: a device session, and arrays moved to and from device
-// memory as contiguous aclTensors.
+// memory as contiguous aclTensors of a given format.
 #pragma once
 
 #include <cstdint>
@@ -41,10 +41,10 @@ class DeviceTensors {
   DeviceTensors(const DeviceTensors&) = delete;
   DeviceTensors& operator=(const DeviceTensors&) = delete;
 
-  // A contiguous ND tensor holding a copy of array.
-  aclTensor* upload(const Array& array);
-  // A contiguous ND tensor of that dtype and shape, filled with zeros.
-  aclTensor* allocate(aclDataType dtype, const std::vector<int64_t>& shape);
+  // A contiguous tensor of that format holding a copy of array.
+  aclTensor* upload(const Array& array, aclFormat format);
+  // A contiguous tensor of that dtype, shape and format, filled with zeros.
+  aclTensor* allocate(aclDataType dtype, const std::vector<int64_t>& shape, aclFormat format);
   // The contents of a tensor made by upload() or allocate().
   Array download(const aclTensor* tensor) const;
 
@@ -56,7 +56,7 @@ class DeviceTensors {
     Array layout;  // dtype and shape; bytes unused
   };
   // A contiguous tensor in fresh device memory, contents unset.
-  Entry& make(aclDataType dtype, const std::vector<int64_t>& shape);
+  Entry& make(aclDataType dtype, const std::vector<int64_t>& shape, aclFormat format);
   const Entry& entry(const aclTensor* tensor) const;
 
   std::vector<Entry> entries_;

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "base/dtype.h"
@@ -82,6 +83,51 @@ std::string names_of(const OpDef& op, bool inputs) {
   return names;
 }
 
+// The rank a format implies: 2 for NC, 3 for NCL, 4 for NCHW, NHWC and HWCN, 5 for NCDHW and
+// NDHWC; 0 (any) for the others.
+size_t format_rank(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_NC:
+      return 2;
+    case ACL_FORMAT_NCL:
+      return 3;
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_HWCN:
+      return 4;
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC:
+      return 5;
+    default:
+      return 0;
+  }
+}
+
+// The format the call gives a tensor of parameter `name`, if any.
+std::optional<aclFormat> given_format(const OpCall& call, const std::string& name, size_t rank) {
+  const auto named = call.formats.find(name);
+  if (named != call.formats.end()) {
+    return named->second;
+  }
+  if (call.format != ACL_FORMAT_UNDEFINED &&
+      (format_rank(call.format) == 0 || format_rank(call.format) == rank)) {
+    return call.format;
+  }
+  return std::nullopt;
+}
+
+// Gives every tensor of `kind` its format from the call.
+void apply_formats(const OpDef& op, const OpCall& call, ParamKind kind, CallSpec* spec) {
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    TensorSpec& t = spec->args[i].tensor;
+    if (op.params[i].kind == kind && !spec->args[i].null) {
+      if (const auto format = given_format(call, op.params[i].name, t.shape.size())) {
+        t.format = *format;
+      }
+    }
+  }
+}
+
 // The call's arguments as the definition takes them.
 CallSpec spec_of(const OpDef& op, const OpCall& call) {
   CallSpec spec;
@@ -113,6 +159,7 @@ CallSpec spec_of(const OpDef& op, const OpCall& call) {
       }
     }
   }
+  apply_formats(op, call, ParamKind::input, &spec);
   // Outputs as the inputs imply them; where they imply none (shapes that do not fit), the first
   // input's shape and dtype, so that the operator's own check says what is wrong.
   if (!op.infer || !op.infer(op, &spec)) {
@@ -129,6 +176,7 @@ CallSpec spec_of(const OpDef& op, const OpCall& call) {
       spec.args[i].tensor.dtype = dtype->second;
     }
   }
+  apply_formats(op, call, ParamKind::output, &spec);
   return spec;
 }
 
@@ -144,9 +192,9 @@ std::map<std::string, Array> run_operator(const OpDef& op, const OpCall& call) {
     const Param& p = op.params[i];
     const ArgSpec& arg = spec.args[i];
     if (p.kind == ParamKind::input && !arg.null) {
-      handles[i] = tensors.upload(call.inputs.at(p.name));
-    } else if (p.kind == ParamKind::output) {
-      aclTensor* out = tensors.allocate(arg.tensor.dtype, arg.tensor.shape);
+      handles[i] = tensors.upload(call.inputs.at(p.name), arg.tensor.format);
+    } else if (p.kind == ParamKind::output && !arg.null) {
+      aclTensor* out = tensors.allocate(arg.tensor.dtype, arg.tensor.shape, arg.tensor.format);
       outputs[p.name] = out;
       handles[i] = out;
     }

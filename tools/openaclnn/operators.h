@@ -15,9 +15,15 @@ struct OpCall {
   std::map<std::string, Array> inputs;            // by parameter name; optional ones may be absent
   std::map<std::string, aclDataType> out_dtypes;  // overrides of the inferred output dtypes
   std::map<std::string, std::string> attributes;  // given on the command line, as text
+  // Tensor formats: by parameter name, and one given for all, which a tensor takes when it has
+  // that format's rank (any rank for ND and the private formats) and no format of its own.
+  // Tensors with neither are ND, except outputs whose inferred format follows an input's.
+  std::map<std::string, aclFormat> formats;
+  aclFormat format = ACL_FORMAT_UNDEFINED;
 };
 
-// Every output of the op by parameter name. Throws UsageError when the library rejects the call
+// Every output of the op by parameter name, but those the call leaves null (an outputMask's false
+// entries). Throws UsageError when the library rejects the call
 // (with the API's name, the code and the library's message) or an attribute does not parse.
 std::map<std::string, Array> run_operator(const OpDef& op, const OpCall& call);
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "array.h"
+#include "base/dtype.h"
 #include "commands.h"
 #include "core/op/definition.h"
 #include "files.h"
@@ -18,7 +19,7 @@ namespace {
 
 struct RunArgs {
   std::string op;
-  std::vector<std::string> in, out, dtype, shape, out_dtype;
+  std::vector<std::string> in, out, dtype, shape, out_dtype, format;
   // Every attribute any operator takes, by CANN name: its value's text and its option.
   std::map<std::string, std::string> attributes;
   std::map<std::string, CLI::Option*> attribute_options;
@@ -138,6 +139,37 @@ void write_outputs(const std::map<std::string, std::string>& files,
   }
 }
 
+aclFormat parse_format(const std::string& text, const std::string& name) {
+  const aclFormat format = format_named(name);
+  if (format == ACL_FORMAT_UNDEFINED) {
+    throw UsageError("--format " + text + ": unknown format '" + name +
+                     "' (formats: " + public_format_names() + ", and CANN's private ones)");
+  }
+  return format;
+}
+
+// --format NAME=FMT for one tensor, or FMT for every tensor of its rank.
+void read_formats(const OpDef& op, const RunArgs& args, OpCall* call) {
+  for (const std::string& text : args.format) {
+    if (text.find('=') == std::string::npos) {
+      if (call->format != ACL_FORMAT_UNDEFINED) {
+        throw UsageError("--format " + text + ": a format for every tensor is given twice");
+      }
+      call->format = parse_format(text, text);
+      continue;
+    }
+    auto [name, value] = split_assignment("--format", text);
+    if (!has_param(op, ParamKind::input, name) && !has_param(op, ParamKind::output, name)) {
+      throw UsageError("--format " + text + ": " + op.name + " has no tensor named '" + name +
+                       "' (inputs: " + names_of(op, ParamKind::input) +
+                       "; outputs: " + names_of(op, ParamKind::output) + ")");
+    }
+    if (!call->formats.emplace(name, parse_format(text, value)).second) {
+      throw UsageError("--format names '" + name + "' twice");
+    }
+  }
+}
+
 void run(const RunArgs& args) {
   const OpDef& op = find_operator(args.op);
   const auto out_files = assignments(op, ParamKind::output, "--out", args.out);
@@ -151,8 +183,15 @@ void run(const RunArgs& args) {
     call.out_dtypes[name] = parse_dtype(dtype);
   }
   call.attributes = attributes(op, args);
+  read_formats(op, args, &call);
   call.inputs = read_inputs(op, args);
   const std::map<std::string, Array> outputs = run_operator(op, call);
+  for (const auto& [name, path] : out_files) {
+    if (outputs.count(name) == 0) {
+      throw UsageError("--out " + name + "=" + path + ": this call does not compute " + name +
+                       " (see outputMask)");
+    }
+  }
   write_outputs(out_files, outputs);
   for (const auto& [name, path] : out_files) {
     const Array& a = outputs.at(name);
@@ -177,6 +216,10 @@ void add_run_command(CLI::App& app, int* status) {
                   "NAME=DTYPE: an input's dtype (float32, float16, bf16, int32, int64; CANN's "
                   "names such as FLOAT or BF16 too); needed for .bin inputs and for bf16 .npy "
                   "files of uint16");
+  cmd->add_option("--format", args->format,
+                  "NAME=FORMAT: a tensor's format (ND, NCL, NCHW, NCDHW, NHWC, ...; default ND, "
+                  "an output's follows its input's); FORMAT alone: every tensor of that "
+                  "format's rank (NCHW: the 4-d ones)");
   cmd->add_option("--shape", args->shape, "NAME=D0,D1,...: a .bin input's shape (NAME= for 0-d)");
   cmd->add_option("--out-dtype", args->out_dtype,
                   "NAME=DTYPE: an output's dtype instead of the one the operator implies (also "
