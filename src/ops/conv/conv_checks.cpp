@@ -3,6 +3,8 @@
 #include "ops/conv/conv_checks.h"
 
 #include <algorithm>
+#include <limits>
+#include <string>
 #include <utility>
 
 #include "base/dtype.h"
@@ -288,6 +290,60 @@ Check conv_values() {
                  {"padding values must be >= 0, got padding[0] = -1"})});
 }
 
+namespace {
+
+std::string wide_string(__int128 value) {
+  std::string digits;
+  for (unsigned __int128 v = value < 0 ? -static_cast<unsigned __int128>(value) : value;
+       v != 0 || digits.empty(); v /= 10) {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  }
+  return value < 0 ? "-" + digits : digits;
+}
+
+}  // namespace
+
+Check conv_extents(std::string input) {
+  return rules::custom(
+      "every spatial dim's extent below 2^63: in + padding and dilation (k - 1) + 1, or "
+      "transposed (in - 1) stride + dilation (k - 1) + outputPadding + 1",
+      [input](const Call& call) {
+        const Shape& xs = call.tensor(input.c_str())->shape;
+        const Shape& ws = call.tensor("weight")->shape;
+        const ConvAttrs a = conv_attrs(call);
+        for (int d = 0; d < a.spatial; ++d) {
+          const auto i = static_cast<size_t>(d + 2);
+          const __int128 extent = spatial_extent(a, d, xs[i], ws[i]);
+          if (extent > std::numeric_limits<int64_t>::max()) {
+            return failf(ACLNN_ERR_PARAM_INVALID,
+                         "%s: spatial dim %d reaches %s, past 2^63 - 1 (%s %lld, padding %lld + "
+                         "%lld, stride %lld, dilation %lld, kernel %lld%s)",
+                         call.op(), d, wide_string(extent).c_str(), input.c_str(), ll(xs[i]),
+                         ll(a.pad_l[d]), ll(a.pad_r[d]), ll(a.stride[d]), ll(a.dilation[d]),
+                         ll(ws[i]), a.transposed ? ", transposed" : "");
+          }
+        }
+        return ACLNN_SUCCESS;
+      },
+      {{"padding 2^62 in every dim, or transposed a stride of 2^63 - 1",
+        [input](const OpDef& def, CallSpec* spec) {
+          if (!spec_transposed(def, *spec)) {
+            std::vector<int64_t>& padding = arg_of(def, spec, "padding").ints;
+            std::fill(padding.begin(), padding.end(), int64_t{1} << 62);
+            return !padding.empty();
+          }
+          // (in - 1) stride passes 2^63 only where in > 1.
+          if (arg_of(def, *spec, input).tensor.shape.at(2) < 2) {
+            return false;
+          }
+          std::vector<int64_t>& stride = arg_of(def, spec, "stride").ints;
+          std::fill(stride.begin(), stride.end(), std::numeric_limits<int64_t>::max());
+          return true;
+        },
+        ACLNN_ERR_PARAM_INVALID,
+        {"past 2^63 - 1"}}});
+}
+
 Check conv_kernel_fits(std::string input) {
   return rules::custom(
       "not transposed, " + input +
@@ -301,6 +357,7 @@ Check conv_kernel_fits(std::string input) {
         const ConvAttrs a = conv_attrs(call);
         for (int d = 0; d < a.spatial; ++d) {
           const auto i = static_cast<size_t>(d + 2);
+          // Both below 2^63 (conv_extents).
           const int64_t padded = x.shape[i] + a.pad_l[d] + a.pad_r[d];
           const int64_t span = a.dilation[d] * (ws[i] - 1) + 1;
           if (padded < span) {

@@ -58,6 +58,9 @@ Check conv_array_lengths();
 Check conv_formats(rules::Names names);
 // Every weight spatial dim > 0, stride > 0, dilation > 0, padding >= 0.
 Check conv_values();
+// Every spatial dim's extent (spatial_extent: the padded input and the dilated kernel, or the
+// transposed output before padding) below 2^63, so that index arithmetic cannot overflow.
+Check conv_extents(std::string input);
 // Not transposed, input not empty: the padded input spans the dilated kernel in every dim.
 Check conv_kernel_fits(std::string input);
 // groups > 0.

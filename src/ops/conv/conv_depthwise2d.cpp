@@ -55,6 +55,7 @@ const OpDef& definition() {
         depthwise_array_lengths(),
         rules::format_in({"self", "weight", "out"}, {ACL_FORMAT_NCHW}),
         depthwise_values(),
+        conv_extents("self"),
         conv_kernel_fits("self"),
         conv_output_shape("self", "out"),
         conv_cube_math_type(4),

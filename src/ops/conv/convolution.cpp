@@ -80,6 +80,7 @@ const OpDef& definition() {
         conv_formats({"input", "weight", "output"}),
         rules::format_in({"bias"}, kBiasFormats),
         conv_values(),
+        conv_extents("input"),
         conv_kernel_fits("input"),
         conv_groups(),
         conv_channels(),

@@ -87,6 +87,7 @@ const OpDef& definition() {
         backward_output_shapes(),
         backward_array_lengths(),
         backward_channels(),
+        conv_extents("input"),
         backward_spatial(),
         backward_empty(),
         rules::in_device_memory(

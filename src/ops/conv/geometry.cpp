@@ -1,5 +1,6 @@
 #include "ops/conv/geometry.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/values.h"
@@ -47,6 +48,15 @@ ConvAttrs conv_attrs(const Call& call) {
       def.param_index("outputPadding") >= 0 ? array_values(call, "outputPadding") : nullptr;
   return make_attrs(spatial, *array_values(call, "stride"), *array_values(call, "padding"),
                     *array_values(call, "dilation"), transposed, op == nullptr ? none : *op);
+}
+
+__int128 spatial_extent(const ConvAttrs& a, int dim, int64_t in, int64_t k) {
+  using Wide = __int128;
+  const Wide span = Wide{a.dilation[dim]} * (k - 1) + 1;
+  if (a.transposed) {
+    return Wide{in - 1} * a.stride[dim] + span + a.output_padding[dim];
+  }
+  return std::max(Wide{in} + a.pad_l[dim] + a.pad_r[dim], span);
 }
 
 int64_t output_size(const ConvAttrs& a, int dim, int64_t in, int64_t k) {

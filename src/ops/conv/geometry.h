@@ -40,6 +40,12 @@ ConvAttrs conv_attrs(const Call& call);
 // 2^62 in magnitude come back as INT64_MIN (never a valid size).
 int64_t output_size(const ConvAttrs& a, int dim, int64_t in, int64_t k);
 
+// The largest index extent the kernels compute in spatial dim `dim`, exactly: the padded input
+// in + pad_l + pad_r or the dilated kernel dilation (k - 1) + 1, whichever is larger, or
+// transposed, the unpadded output (in - 1) stride + dilation (k - 1) + output_padding + 1. Their
+// int64_t index arithmetic is exact when it is below 2^63.
+__int128 spatial_extent(const ConvAttrs& a, int dim, int64_t in, int64_t k);
+
 // The integer array parameter `name` of a call (null when absent).
 const std::vector<int64_t>* array_values(const Call& call, const char* name);
 
