@@ -51,11 +51,12 @@ struct ElementwiseLoop {
     if (numel == 0) {  // an empty shape keeps its 0 dim: the tiled count would divide by it
       return 0;
     }
+    // Rounded up without overflow: numel may be near 2^63 (a broadcast view).
     if (!tiled) {
-      return (numel + kElementwiseChunk - 1) / kElementwiseChunk;
+      return numel / kElementwiseChunk + (numel % kElementwiseChunk != 0);
     }
-    int64_t rows = shape[rank - 2];
-    return numel / (rows * shape[rank - 1]) * ((rows + kTileRows - 1) / kTileRows);
+    const int64_t rows = shape[rank - 2];
+    return numel / (rows * shape[rank - 1]) * (rows / kTileRows + (rows % kTileRows != 0));
   }
 };
 

@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
+#include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
 #include "core/op/definition.h"
@@ -293,6 +294,35 @@ TEST(FuzzFound, ElementwiseOrderOfAnEmptyViewOfInt64MinStrides) {
       << aclGetRecentErrMsg();
   EXPECT_EQ(aclnnMseLoss(nullptr, workspace_size, executor, nullptr), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
+  for (aclTensor* t : {self, target, out}) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
+// op_fuzz: the elementwise engine's chunk count rounded numel up by adding the chunk size first
+// (UBSan: signed overflow) for a broadcast view of 2^63 - 1 elements. Its sum plans; the workspace
+// it asks for (one partial per chunk) is simply too large to allocate.
+TEST(FuzzFound, ChunkCountOfABroadcastViewOfInt64MaxElements) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const int64_t huge[] = {kMax};
+  const int64_t zero_stride[] = {0};
+  const int64_t storage[] = {16};
+  auto* bytes = static_cast<char*>(memory);
+  aclTensor* self =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT16, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* target =
+      aclCreateTensor(huge, 1, ACL_FLOAT16, zero_stride, 0, ACL_FORMAT_ND, storage, 1, bytes + 64);
+  aclTensor* out =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT16, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 128);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnL1LossGetWorkspaceSize(self, target, 2, out, &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_GT(workspace_size, uint64_t{1} << 40);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
   for (aclTensor* t : {self, target, out}) {
     EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
   }
