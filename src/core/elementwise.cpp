@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/dtype.h"
+#include "core/tensor.h"
 
 namespace oa {
 namespace {
@@ -14,10 +15,12 @@ ElementwiseOperand broadcast_operand(const aclTensor& tensor, const Shape& shape
   ElementwiseOperand operand;
   operand.dtype = tensor.dtype;
   operand.element_size = dtype_bits(tensor.dtype) / 8;
-  operand.data = static_cast<char*>(tensor.data) + tensor.offset * operand.element_size;
+  operand.data = first_element(tensor);
+  // An empty view's strides are not used either (the broadcast shape is empty too).
+  const bool empty = numel(tensor) == 0;
   size_t lead = shape.size() - tensor.shape.size();
   for (size_t d = 0; d < tensor.shape.size(); ++d) {
-    operand.strides[lead + d] = tensor.shape[d] == 1 ? 0 : tensor.strides[d];
+    operand.strides[lead + d] = tensor.shape[d] == 1 || empty ? 0 : tensor.strides[d];
   }
   return operand;
 }

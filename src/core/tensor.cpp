@@ -9,6 +9,11 @@
 
 namespace oa {
 
+char* first_element(const aclTensor& tensor) {
+  char* data = static_cast<char*>(tensor.data);
+  return numel(tensor) == 0 ? data : data + tensor.offset * (dtype_bits(tensor.dtype) / 8);
+}
+
 bool byte_range(const aclTensor& tensor, ByteRange* range) {
   // Each extent is below 2^126 in magnitude; stopping once an end passes 2^66 elements (more
   // than 2^63 bytes at any element size, 1 bit or more) keeps every sum and product below 2^127.

@@ -22,6 +22,11 @@ namespace oa {
 
 inline int64_t numel(const aclTensor& tensor) { return numel(tensor.shape); }
 
+// The address of a view's first element: data + offset elements, or data itself for an empty
+// view. An empty view is never read, and its offset and strides, which no memory check bounds,
+// must stay out of every address a kernel forms (a huge one overflowed).
+char* first_element(const aclTensor& tensor);
+
 // The bytes a non-empty view touches: [begin, end) relative to tensor.data. False when the
 // arithmetic overflows 64 bits (an absurd view).
 struct ByteRange {

@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
@@ -325,6 +326,50 @@ TEST(FuzzFound, ChunkCountOfABroadcastViewOfInt64MaxElements) {
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
   for (aclTensor* t : {self, target, out}) {
     EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+}
+
+// op_fuzz: the elementwise engine multiplied an empty self's huge offset by the element size
+// (UBSan: signed overflow) in a BinaryCrossEntropyWithLogits sum. No kernel forms an empty view's
+// address from its offset any more (first_element); the sum of nothing is 0.
+TEST(FuzzFound, ElementwiseOperandOfAnEmptyViewAtAHugeOffset) {
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(memory, 256, 0xff, 256), ACL_SUCCESS);
+  const int64_t empty[] = {5, 0, 3};
+  const int64_t classes[] = {3};
+  const int64_t storage[] = {16};
+  auto* bytes = static_cast<char*>(memory);
+  aclTensor* self =
+      aclCreateTensor(empty, 3, ACL_FLOAT, nullptr, kMax - 9, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* target =
+      aclCreateTensor(empty, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes);
+  aclTensor* weight =
+      aclCreateTensor(classes, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 64);
+  aclTensor* out =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, bytes + 128);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(self, target, weight, nullptr, 2, out,
+                                                              &workspace_size, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  void* workspace = nullptr;
+  if (workspace_size > 0) {
+    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclnnBinaryCrossEntropyWithLogits(workspace, workspace_size, executor, nullptr),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  float sum = -1;
+  ASSERT_EQ(aclrtMemcpy(&sum, 4, bytes + 128, 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(sum, 0.0f);
+  for (aclTensor* t : {self, target, weight, out}) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+  if (workspace != nullptr) {
+    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
   }
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }

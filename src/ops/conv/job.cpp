@@ -3,6 +3,7 @@
 #include "base/dtype.h"
 #include "core/convert.h"
 #include "core/lists.h"
+#include "core/tensor.h"
 #include "ops/conv/round_once.h"
 
 namespace oa::conv {
@@ -21,7 +22,7 @@ bool View5::dense() const {
 View5 view5(const aclTensor& tensor) {
   View5 v;
   v.dtype = tensor.dtype;
-  v.data = static_cast<char*>(tensor.data) + tensor.offset * (dtype_bits(tensor.dtype) / 8);
+  v.data = first_element(tensor);
   const size_t rank = tensor.shape.size();
   if (rank == 1) {
     v.dims[1] = tensor.shape[0];

@@ -33,7 +33,7 @@ inline TbcView view_of(const aclTensor& tensor) {
   TbcView v;
   v.dtype = tensor.dtype;
   v.element_bytes = dtype_bits(tensor.dtype) / 8;
-  v.data = static_cast<char*>(tensor.data) + tensor.offset * v.element_bytes;
+  v.data = first_element(tensor);
   const size_t rank = tensor.shape.size();
   for (size_t i = 0; i < rank; ++i) {
     v.stride[3 - rank + i] = tensor.strides[i];

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/convert.h"
+#include "core/tensor.h"
 #include "runtime/error.h"
 
 namespace oa::loss::nll {
@@ -18,9 +19,9 @@ namespace {
 View view_of(const aclTensor& t, const char* dims) {
   View v;
   v.dtype = t.dtype;
-  // An empty view touches no memory: its offset and strides may be anything (and are not used).
-  const bool empty = std::any_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d == 0; });
-  v.data = static_cast<char*>(t.data) + (empty ? 0 : t.offset * (dtype_bits(t.dtype) / 8));
+  v.data = first_element(t);
+  // An empty view's strides are not used either.
+  const bool empty = numel(t) == 0;
   const size_t count = std::strlen(dims);
   for (size_t d = 0; d < count; ++d) {
     const int64_t stride = t.shape[d] == 1 || empty ? 0 : t.strides[d];

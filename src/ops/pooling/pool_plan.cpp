@@ -18,7 +18,6 @@ constexpr int64_t kMinScratchChunks = kChunkMultiple;
 
 View view_of(const aclTensor& tensor) {
   const Shape& s = tensor.strides;
-  const int64_t element_bytes = dtype_bits(tensor.dtype) / 8;
   View v;
   // An empty view is never read: its offset and strides, which no memory check bounds, stay out
   // of every address a kernel forms (they overflowed one).
@@ -26,7 +25,7 @@ View view_of(const aclTensor& tensor) {
     v.data = tensor.data;
     return v;
   }
-  v.data = static_cast<char*>(tensor.data) + tensor.offset * element_bytes;
+  v.data = first_element(tensor);
   const size_t rank = s.size();
   v.sn = rank == 4 ? s[0] : 0;
   v.sc = s[rank - 3];
