@@ -187,10 +187,8 @@ class OnednnPlan final : public Plan {
         sp.bias_offset = take(s.bias.numel() * 4);
       }
       if (!sp.zeros) {
-        const double flops = 2.0 * static_cast<double>(p.y_numel()) *
-                             static_cast<double>(p.w_numel() / std::max<int64_t>(p.cy, 1));
-        const int64_t wanted = std::clamp<int64_t>(static_cast<int64_t>(flops / kFlopsPerSlot), 1,
-                                                   std::min<int64_t>(p.n, kMaxSlices));
+        const int64_t wanted = std::clamp<int64_t>(static_cast<int64_t>(p.flops() / kFlopsPerSlot),
+                                                   1, std::min<int64_t>(p.n, kMaxSlices));
         sp.slice_size = (p.n + wanted - 1) / wanted;
         sp.slices = (p.n + sp.slice_size - 1) / sp.slice_size;
         ConvProblem sliced = p;

@@ -19,26 +19,48 @@ dnnl_format_tag_t plain_tag(int ndims) {
   }
 }
 
-bool plain_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims) {
+// dims in the plain row-major layout, or (tag any) in the layout the primitive chooses.
+bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, bool any) {
   dnnl_dims_t d;
   for (size_t i = 0; i < dims.size(); ++i) {
     d[i] = dims[i];
   }
   const int ndims = static_cast<int>(dims.size());
-  return dnnl_memory_desc_init_by_tag(md, ndims, d, dnnl_f32, plain_tag(ndims)) == dnnl_success;
+  return dnnl_memory_desc_init_by_tag(md, ndims, d, dnnl_f32,
+                                      any ? dnnl_format_tag_any : plain_tag(ndims)) == dnnl_success;
 }
+
+int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
+
+constexpr double kMinBlockedFlops = 1e7;
 
 }  // namespace
 
 struct ConvPrimitive::Handles {
+  // One operand or result of the primitive: the caller's plain memory and, where the primitive
+  // chose another layout, its copy in that layout (in the run's scratch) and the reorder between
+  // them.
+  struct Operand {
+    dnnl_memory_desc_t user_md;
+    dnnl_memory_desc_t inner_md;
+    bool reordered = false;
+    int64_t inner_offset = 0;  // in the run's scratch
+    OnednnPrimitive reorder;   // user -> inner for an operand, inner -> user for the result
+  };
   struct Slot {
-    OnednnMemory a;
-    OnednnMemory b;
-    OnednnMemory out;
+    OnednnMemory user[3];
+    OnednnMemory inner[3];
     OnednnMemory scratch;
+    OnednnMemory reorder_scratch;
     OnednnStream stream;
   };
   OnednnPrimitive primitive;
+  Operand operands[3];  // a, b, out (job.h's roles)
+  int64_t conv_scratch = 0;
+  int64_t reorder_scratch = 0;
+  int64_t reorder_scratch_offset = 0;
+  dnnl_memory_desc_t conv_scratch_md;
+  dnnl_memory_desc_t reorder_scratch_md;
   std::vector<Slot> slots;
 };
 
@@ -78,10 +100,17 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pa
     pad_l[d] = p.pad_l[lead + d];
     pad_r[d] = p.pad_r(lead + d);
   }
+  // The primitive chooses its layouts (oneDNN's blocked ones run its direct kernels, which plain
+  // layouts leave to im2col and GEMM); the caller's plain tensors are reordered to and from them.
+  // Measured (docs/perf/conv.md): that pays for kernels larger than 1 (a 1x1 kernel is a GEMM on
+  // plain layouts already, and the reorders cost more than its direct kernel saves) and for
+  // problems of at least kMinBlockedFlops (below, the reorders' own cost per call dominates).
+  const bool any = !p.k_is_one() && p.flops() >= kMinBlockedFlops;
   dnnl_memory_desc_t x_md;
   dnnl_memory_desc_t w_md;
   dnnl_memory_desc_t y_md;
-  if (!plain_md(&x_md, x_dims) || !plain_md(&w_md, w_dims) || !plain_md(&y_md, y_dims)) {
+  if (!make_md(&x_md, x_dims, any) || !make_md(&w_md, w_dims, any) ||
+      !make_md(&y_md, y_dims, any)) {
     return fail("describe the tensors of a convolution");
   }
   OnednnAttr attr;
@@ -132,26 +161,77 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pa
       impl != nullptr) {
     conv->implementation_ = impl;
   }
+  Handles& h = *conv->handles_;
   const dnnl_memory_desc_t* scratch_md =
       dnnl_primitive_desc_query_md(pd.handle, dnnl_query_scratchpad_md, 0);
-  conv->scratch_bytes_ =
+  h.conv_scratch =
       scratch_md == nullptr ? 0 : static_cast<int64_t>(dnnl_memory_desc_get_size(scratch_md));
+  if (h.conv_scratch > 0) {
+    h.conv_scratch_md = *scratch_md;
+  }
   // The roles of job.h: forward x, w -> y; backward_data dy, w -> dx; backward_weights x, dy -> dw.
-  const dnnl_memory_desc_t* a_md = pass == Pass::backward_data ? &y_md : &x_md;
-  const dnnl_memory_desc_t* b_md = pass == Pass::backward_weights ? &y_md : &w_md;
-  const dnnl_memory_desc_t* out_md = pass == Pass::forward         ? &y_md
-                                     : pass == Pass::backward_data ? &x_md
-                                                                   : &w_md;
-  conv->handles_->slots = std::vector<Handles::Slot>(static_cast<size_t>(slots));
-  for (Handles::Slot& slot : conv->handles_->slots) {
+  const std::vector<int64_t>* user_dims[3] = {pass == Pass::backward_data ? &y_dims : &x_dims,
+                                              pass == Pass::backward_weights ? &y_dims : &w_dims,
+                                              pass == Pass::forward         ? &y_dims
+                                              : pass == Pass::backward_data ? &x_dims
+                                                                            : &w_dims};
+  const dnnl_query_t queries[3] = {
+      pass == Pass::backward_data ? dnnl_query_diff_dst_md : dnnl_query_src_md,
+      pass == Pass::backward_weights ? dnnl_query_diff_dst_md : dnnl_query_weights_md,
+      pass == Pass::forward         ? dnnl_query_dst_md
+      : pass == Pass::backward_data ? dnnl_query_diff_src_md
+                                    : dnnl_query_diff_weights_md};
+  int64_t bytes = aligned(h.conv_scratch);
+  for (int i = 0; i < 3; ++i) {
+    Handles::Operand& o = h.operands[i];
+    const dnnl_memory_desc_t* chosen = dnnl_primitive_desc_query_md(pd.handle, queries[i], 0);
+    if (chosen == nullptr || !make_md(&o.user_md, *user_dims[i], false)) {
+      return fail("describe the layouts of a convolution");
+    }
+    o.inner_md = *chosen;
+    o.reordered = dnnl_memory_desc_equal(&o.user_md, &o.inner_md) == 0;
+    if (!o.reordered) {
+      continue;
+    }
+    o.inner_offset = bytes;
+    bytes += aligned(static_cast<int64_t>(dnnl_memory_desc_get_size(&o.inner_md)));
+    const bool result = i == 2;
+    OnednnPrimitiveDesc reorder;
+    if (dnnl_reorder_primitive_desc_create(&reorder.handle, result ? &o.inner_md : &o.user_md,
+                                           engine, result ? &o.user_md : &o.inner_md, engine,
+                                           attr.handle) != dnnl_success ||
+        dnnl_primitive_create(&o.reorder.handle, reorder.handle) != dnnl_success) {
+      return fail("plan a reorder of a convolution's operand");
+    }
+    const dnnl_memory_desc_t* reorder_md =
+        dnnl_primitive_desc_query_md(reorder.handle, dnnl_query_scratchpad_md, 0);
+    const int64_t size =
+        reorder_md == nullptr ? 0 : static_cast<int64_t>(dnnl_memory_desc_get_size(reorder_md));
+    if (size > h.reorder_scratch) {
+      h.reorder_scratch = size;
+      h.reorder_scratch_md = *reorder_md;
+    }
+  }
+  h.reorder_scratch_offset = bytes;
+  conv->scratch_bytes_ = bytes + h.reorder_scratch;
+  h.slots = std::vector<Handles::Slot>(static_cast<size_t>(slots));
+  for (Handles::Slot& slot : h.slots) {
     bool ok =
-        dnnl_memory_create(&slot.a.handle, a_md, engine, DNNL_MEMORY_NONE) == dnnl_success &&
-        dnnl_memory_create(&slot.b.handle, b_md, engine, DNNL_MEMORY_NONE) == dnnl_success &&
-        dnnl_memory_create(&slot.out.handle, out_md, engine, DNNL_MEMORY_NONE) == dnnl_success &&
         dnnl_stream_create(&slot.stream.handle, engine, dnnl_stream_default_flags) == dnnl_success;
-    if (ok && conv->scratch_bytes_ > 0) {
-      ok = dnnl_memory_create(&slot.scratch.handle, scratch_md, engine, DNNL_MEMORY_NONE) ==
+    for (int i = 0; i < 3 && ok; ++i) {
+      const Handles::Operand& o = h.operands[i];
+      ok = dnnl_memory_create(&slot.user[i].handle, &o.user_md, engine, DNNL_MEMORY_NONE) ==
+               dnnl_success &&
+           (!o.reordered || dnnl_memory_create(&slot.inner[i].handle, &o.inner_md, engine,
+                                               DNNL_MEMORY_NONE) == dnnl_success);
+    }
+    if (ok && h.conv_scratch > 0) {
+      ok = dnnl_memory_create(&slot.scratch.handle, &h.conv_scratch_md, engine, DNNL_MEMORY_NONE) ==
            dnnl_success;
+    }
+    if (ok && h.reorder_scratch > 0) {
+      ok = dnnl_memory_create(&slot.reorder_scratch.handle, &h.reorder_scratch_md, engine,
+                              DNNL_MEMORY_NONE) == dnnl_success;
     }
     if (!ok) {
       return fail("create the memory objects of a convolution");
@@ -161,12 +241,37 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pa
 }
 
 bool ConvPrimitive::run(int slot, const float* a, const float* b, float* out, void* scratch) const {
-  Handles::Slot& s = handles_->slots[static_cast<size_t>(slot)];
+  const Handles& h = *handles_;
+  const Handles::Slot& s = h.slots[static_cast<size_t>(slot)];
+  auto* bytes = static_cast<char*>(scratch);
   auto bind = [](dnnl_memory_t memory, const void* data) {
     return dnnl_memory_set_data_handle(memory, const_cast<void*>(data)) == dnnl_success;
   };
-  if (!bind(s.a.handle, a) || !bind(s.b.handle, b) || !bind(s.out.handle, out) ||
-      (scratch_bytes_ > 0 && !bind(s.scratch.handle, scratch))) {
+  if (h.reorder_scratch > 0 && !bind(s.reorder_scratch.handle, bytes + h.reorder_scratch_offset)) {
+    return false;
+  }
+  OneThread one_thread;
+  auto reorder = [&](int i, dnnl_memory_t from, dnnl_memory_t to) {
+    dnnl_exec_arg_t args[3] = {
+        {DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, s.reorder_scratch.handle}};
+    return dnnl_primitive_execute(h.operands[i].reorder.handle, s.stream.handle,
+                                  h.reorder_scratch > 0 ? 3 : 2, args) == dnnl_success;
+  };
+  // Each operand's memory as the primitive reads or writes it.
+  const void* data[3] = {a, b, out};
+  dnnl_memory_t used[3];
+  for (int i = 0; i < 3; ++i) {
+    const Handles::Operand& o = h.operands[i];
+    if (!bind(s.user[i].handle, data[i]) ||
+        (o.reordered && !bind(s.inner[i].handle, bytes + o.inner_offset))) {
+      return false;
+    }
+    used[i] = o.reordered ? s.inner[i].handle : s.user[i].handle;
+    if (i < 2 && o.reordered && !reorder(i, s.user[i].handle, s.inner[i].handle)) {
+      return false;
+    }
+  }
+  if (h.conv_scratch > 0 && !bind(s.scratch.handle, bytes)) {
     return false;
   }
   const int a_arg = pass_ == Pass::backward_data ? DNNL_ARG_DIFF_DST : DNNL_ARG_SRC;
@@ -174,14 +279,13 @@ bool ConvPrimitive::run(int slot, const float* a, const float* b, float* out, vo
   const int out_arg = pass_ == Pass::forward         ? DNNL_ARG_DST
                       : pass_ == Pass::backward_data ? DNNL_ARG_DIFF_SRC
                                                      : DNNL_ARG_DIFF_WEIGHTS;
-  dnnl_exec_arg_t args[4] = {{a_arg, s.a.handle},
-                             {b_arg, s.b.handle},
-                             {out_arg, s.out.handle},
+  dnnl_exec_arg_t args[4] = {{a_arg, used[0]},
+                             {b_arg, used[1]},
+                             {out_arg, used[2]},
                              {DNNL_ARG_SCRATCHPAD, s.scratch.handle}};
-  const int count = scratch_bytes_ > 0 ? 4 : 3;
-  OneThread one_thread;
-  return dnnl_primitive_execute(handles_->primitive.handle, s.stream.handle, count, args) ==
-             dnnl_success &&
+  const int count = h.conv_scratch > 0 ? 4 : 3;
+  return dnnl_primitive_execute(h.primitive.handle, s.stream.handle, count, args) == dnnl_success &&
+         (!h.operands[2].reordered || reorder(2, s.inner[2].handle, s.user[2].handle)) &&
          dnnl_stream_wait(s.stream.handle) == dnnl_success;
 }
 

@@ -69,6 +69,13 @@ struct ConvProblem {
   int64_t x_numel() const { return n * cx * x[0] * x[1] * x[2]; }
   int64_t y_numel() const { return n * cy * y[0] * y[1] * y[2]; }
   int64_t w_numel() const { return cy * (groups == 0 ? 0 : cx / groups) * k[0] * k[1] * k[2]; }
+  bool k_is_one() const { return k[0] == 1 && k[1] == 1 && k[2] == 1; }
+  // Multiply-adds times 2 of one pass (each pass has the same count).
+  double flops() const {
+    return 2.0 * static_cast<double>(y_numel()) *
+           static_cast<double>(groups == 0 ? 0 : cx / groups) *
+           static_cast<double>(k[0] * k[1] * k[2]);
+  }
   // The padding after the last element that makes the sizes consistent (oneDNN's padding_r):
   // (y - 1) stride + dilation (k - 1) + 1 - x - pad_l. Below the call's own right padding when
   // the transposed outputPadding adds elements no tap reaches.
