@@ -1,4 +1,5 @@
-// One oneDNN convolution primitive (float32, plain row-major layouts, user scratchpad) for one
+// One oneDNN convolution primitive (float32, the caller's plain row-major tensors reordered to
+// and from the layouts it chooses where that pays, user scratchpad) for one
 // pass of a plain convolution (job.h) over a batch of n samples, with the memory objects and
 // stream of the slots that run it. Planned once on one thread (core/onednn.h), so that its result
 // does not depend on the thread count.
@@ -23,7 +24,8 @@ class ConvPrimitive {
   ConvPrimitive(const ConvPrimitive&) = delete;
   ConvPrimitive& operator=(const ConvPrimitive&) = delete;
 
-  // The scratchpad bytes one run needs.
+  // The scratch bytes one run needs: oneDNN's scratchpad, the operands in the primitive's
+  // layouts, the reorders' scratchpad.
   int64_t scratch_bytes() const { return scratch_bytes_; }
   const std::string& implementation() const { return implementation_; }
 
