@@ -184,6 +184,12 @@ CallSpec spec_of(const OpDef& op, const OpCall& call) {
 
 std::map<std::string, Array> run_operator(const OpDef& op, const OpCall& call) {
   const CallSpec spec = spec_of(op, call);
+  for (const std::string& name : call.wanted) {
+    if (spec.args[static_cast<size_t>(op.param_index(name))].null) {
+      throw UsageError("--out " + name + ": this call does not compute " + name +
+                       " (see outputMask)");
+    }
+  }
   DeviceSession session;
   DeviceTensors tensors;
   std::vector<const aclTensor*> handles(op.params.size(), nullptr);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "array.h"
 #include "core/op/definition.h"
@@ -20,6 +21,9 @@ struct OpCall {
   // Tensors with neither are ND, except outputs whose inferred format follows an input's.
   std::map<std::string, aclFormat> formats;
   aclFormat format = ACL_FORMAT_UNDEFINED;
+  // Outputs the caller will write (by name): one the call leaves null is a UsageError before
+  // anything runs.
+  std::vector<std::string> wanted;
 };
 
 // Every output of the op by parameter name, but those the call leaves null (an outputMask's false

@@ -185,13 +185,10 @@ void run(const RunArgs& args) {
   call.attributes = attributes(op, args);
   read_formats(op, args, &call);
   call.inputs = read_inputs(op, args);
-  const std::map<std::string, Array> outputs = run_operator(op, call);
   for (const auto& [name, path] : out_files) {
-    if (outputs.count(name) == 0) {
-      throw UsageError("--out " + name + "=" + path + ": this call does not compute " + name +
-                       " (see outputMask)");
-    }
+    call.wanted.push_back(name);
   }
+  const std::map<std::string, Array> outputs = run_operator(op, call);
   write_outputs(out_files, outputs);
   for (const auto& [name, path] : out_files) {
     const Array& a = outputs.at(name);
