@@ -26,6 +26,34 @@ oa::ArgSpec& arg(const oa::OpDef& def, oa::CallSpec* spec, const char* name) {
   return spec->args[static_cast<size_t>(def.param_index(name))];
 }
 
+// A phase-2 workspace of `size` bytes from aclrtMalloc (none for 0), freed with the object.
+class Workspace {
+ public:
+  explicit Workspace(uint64_t size) {
+    ok_ = size == 0 || aclrtMalloc(&data_, size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS;
+  }
+  ~Workspace() {
+    if (data_ != nullptr) {
+      EXPECT_EQ(aclrtFree(data_), ACL_SUCCESS);
+    }
+  }
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  bool ok() const { return ok_; }
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  bool ok_ = false;
+};
+
+// Destroys each tensor, expecting success.
+void destroy(std::initializer_list<aclTensor*> tensors) {
+  for (aclTensor* t : tensors) {
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+}
+
 // Dim `dim` of tensor `name` set to `value`, every stride 0 (a huge view in a few bytes).
 void set_dim(const oa::OpDef& def, oa::CallSpec* spec, const char* name, size_t dim,
              int64_t value) {
@@ -139,9 +167,7 @@ TEST(FuzzFound, ViewReachingFarBelowItsData) {
   oa_test::expect_error(
       aclnnMseLossGetWorkspaceSize(self, target, 1, out, &workspace_size, &executor),
       ACLNN_ERR_PARAM_INVALID, {"aclnnMseLoss", "self", "spans more than 2^63 bytes"});
-  for (aclTensor* t : {self, target, out}) {
-    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-  }
+  destroy({self, target, out});
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
@@ -171,23 +197,16 @@ TEST(FuzzFound, PoolingBackwardWithAnEmptyGradOutputOfHugeStrides) {
                                                            &workspace_size, &executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  void* workspace = nullptr;
-  if (workspace_size > 0) {
-    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  }
-  EXPECT_EQ(aclnnAdaptiveMaxPool2dBackward(workspace, workspace_size, executor, nullptr),
+  const Workspace workspace(workspace_size);
+  ASSERT_TRUE(workspace.ok());
+  EXPECT_EQ(aclnnAdaptiveMaxPool2dBackward(workspace.data(), workspace_size, executor, nullptr),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   std::vector<float> result(96, 1.0f);
   ASSERT_EQ(aclrtMemcpy(result.data(), 384, bytes + 512, 384, ACL_MEMCPY_DEVICE_TO_HOST),
             ACL_SUCCESS);
   EXPECT_EQ(result, std::vector<float>(96, 0.0f));
-  for (aclTensor* t : {grad_output, indices, self, grad_input}) {
-    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-  }
-  if (workspace != nullptr) {
-    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
-  }
+  destroy({grad_output, indices, self, grad_input});
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
@@ -213,18 +232,11 @@ TEST(FuzzFound, ElementwiseMergeOfAnEmptyViewOfHugeStrides) {
   ASSERT_EQ(aclnnMseLossGetWorkspaceSize(self, target, 1, out, &workspace_size, &executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  void* workspace = nullptr;
-  if (workspace_size > 0) {
-    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  }
-  EXPECT_EQ(aclnnMseLoss(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS)
+  const Workspace workspace(workspace_size);
+  ASSERT_TRUE(workspace.ok());
+  EXPECT_EQ(aclnnMseLoss(workspace.data(), workspace_size, executor, nullptr), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  for (aclTensor* t : {self, target, out}) {
-    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-  }
-  if (workspace != nullptr) {
-    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
-  }
+  destroy({self, target, out});
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
@@ -257,18 +269,12 @@ TEST(FuzzFound, NllBackwardOfAnEmptyViewAtAHugeOffset) {
                                                  out, &workspace_size, &executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  void* workspace = nullptr;
-  if (workspace_size > 0) {
-    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  }
-  EXPECT_EQ(aclnnNLLLossBackward(workspace, workspace_size, executor, nullptr), ACLNN_SUCCESS)
+  const Workspace workspace(workspace_size);
+  ASSERT_TRUE(workspace.ok());
+  EXPECT_EQ(aclnnNLLLossBackward(workspace.data(), workspace_size, executor, nullptr),
+            ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  for (aclTensor* t : {grad_output, self, target, weight, total, out}) {
-    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-  }
-  if (workspace != nullptr) {
-    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
-  }
+  destroy({grad_output, self, target, weight, total, out});
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
@@ -295,9 +301,7 @@ TEST(FuzzFound, ElementwiseOrderOfAnEmptyViewOfInt64MinStrides) {
       << aclGetRecentErrMsg();
   EXPECT_EQ(aclnnMseLoss(nullptr, workspace_size, executor, nullptr), ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  for (aclTensor* t : {self, target, out}) {
-    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-  }
+  destroy({self, target, out});
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
@@ -324,9 +328,7 @@ TEST(FuzzFound, ChunkCountOfABroadcastViewOfInt64MaxElements) {
       << aclGetRecentErrMsg();
   EXPECT_GT(workspace_size, uint64_t{1} << 40);
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
-  for (aclTensor* t : {self, target, out}) {
-    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-  }
+  destroy({self, target, out});
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
@@ -355,22 +357,15 @@ TEST(FuzzFound, ElementwiseOperandOfAnEmptyViewAtAHugeOffset) {
                                                               &workspace_size, &executor),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  void* workspace = nullptr;
-  if (workspace_size > 0) {
-    ASSERT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  }
-  EXPECT_EQ(aclnnBinaryCrossEntropyWithLogits(workspace, workspace_size, executor, nullptr),
+  const Workspace workspace(workspace_size);
+  ASSERT_TRUE(workspace.ok());
+  EXPECT_EQ(aclnnBinaryCrossEntropyWithLogits(workspace.data(), workspace_size, executor, nullptr),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   float sum = -1;
   ASSERT_EQ(aclrtMemcpy(&sum, 4, bytes + 128, 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   EXPECT_EQ(sum, 0.0f);
-  for (aclTensor* t : {self, target, weight, out}) {
-    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-  }
-  if (workspace != nullptr) {
-    EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
-  }
+  destroy({self, target, weight, out});
   EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
 }
 
