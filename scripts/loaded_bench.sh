@@ -6,9 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh --report
-cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DOPENACLNN_BUILD_BENCH=ON \
-  -DOPENACLNN_BUILD_TESTS=OFF
-cmake --build build-bench -j "$(nproc)" --target openaclnn_bench
+bash scripts/build_bench.sh
 out=build-bench/loaded
 mkdir -p "$out"
 load=()

@@ -5,8 +5,5 @@
 # Extra arguments go to openaclnn_bench (e.g. --benchmark_filter=ceiling\|smooth).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_deps.sh --bench
-cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DOPENACLNN_BUILD_BENCH=ON \
-  -DOPENACLNN_BUILD_TESTS=OFF
-cmake --build build-bench -j "$(nproc)" --target openaclnn_bench
+bash scripts/build_bench.sh
 build-bench/bench/openaclnn_bench "$@"
