@@ -69,28 +69,28 @@ aclnnStatus check_handles(const OpDef& def, const Call& call) {
 const char* Call::op() const { return def_.api.c_str(); }
 
 int Call::index(const char* name) const {
-  for (size_t i = 0; i < def_.params.size(); ++i) {
-    if (def_.params[i].name == name) {
-      return static_cast<int>(i);
-    }
+  const int i = def_.param_index(name);
+  if (i < 0) {
+    logf(LogLevel::error, "%s: the definition has no parameter %s", op(), name);
+    std::abort();
   }
-  logf(LogLevel::error, "%s: the definition has no parameter %s", op(), name);
-  std::abort();
+  return i;
 }
 
-int OpDef::param_index(const std::string& param) const {
+int OpDef::param_index(const char* param) const {
   for (size_t i = 0; i < params.size(); ++i) {
-    if (params[i].name == param) {
+    const char* name = params[i].name.c_str();
+    if (name[0] == param[0] && std::strcmp(name, param) == 0) {
       return static_cast<int>(i);
     }
   }
   return -1;
 }
 
-const Param& OpDef::param(const std::string& param) const {
+const Param& OpDef::param(const char* param) const {
   const int i = param_index(param);
   if (i < 0) {
-    logf(LogLevel::error, "%s: the definition has no parameter %s", api.c_str(), param.c_str());
+    logf(LogLevel::error, "%s: the definition has no parameter %s", api.c_str(), param);
     std::abort();
   }
   return params[static_cast<size_t>(i)];
@@ -133,9 +133,12 @@ aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace
                  workspace_size == nullptr ? "workspaceSize" : "executor");
   }
   std::string skipped;
+  const char* forced_impl = std::getenv("OPENACLNN_IMPL");
   for (const Impl* impl : impl_order(def)) {
     std::string why_not;
-    if (impl->applies && !impl->applies(call, &why_not)) {
+    const bool forced = forced_impl != nullptr && impl->name == forced_impl;
+    if ((impl->applies && !impl->applies(call, &why_not)) ||
+        (!forced && impl->pays && !impl->pays(call, &why_not))) {
       skipped += "; skipped '" + impl->name + "': " + why_not;
       continue;
     }

@@ -106,6 +106,10 @@ struct Impl {
   std::string name;  // "reference", "simd", "onednn", ...
   // Null: applies to every call. Else false with *why_not saying why it does not.
   std::function<bool(const Call&, std::string* why_not)> applies;
+  // Null: worth choosing for every call it applies to. Else false with *why_not when the problem
+  // is too small for its setup to pay (the next implementation is then faster). Not asked when
+  // OPENACLNN_IMPL names this implementation, so that a test can run it on small problems.
+  std::function<bool(const Call&, std::string* why_not)> pays;
   std::function<aclnnStatus(const Call&, Planned*)> plan;
   // Whether it gives the reference's bits (the same operations in the same order); otherwise the
   // conformance test bounds its difference from the reference by `tolerance`.
@@ -143,8 +147,10 @@ struct OpDef {
         header(std::move(op_header)),
         summary(std::move(op_summary)) {}
 
-  int param_index(const std::string& param) const;  // -1 when there is none
-  const Param& param(const std::string& param) const;
+  int param_index(const char* param) const;  // -1 when there is none
+  int param_index(const std::string& param) const { return param_index(param.c_str()); }
+  const Param& param(const char* param) const;
+  const Param& param(const std::string& param) const { return this->param(param.c_str()); }
 };
 
 // Every registered definition, in name order.

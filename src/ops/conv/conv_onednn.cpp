@@ -33,6 +33,12 @@ namespace {
 
 constexpr int kMaxSlices = 8;
 
+// Below this many FLOPs in all its passes a call is left to the reference: its plain loops finish
+// before oneDNN has planned one primitive (measured, docs/perf/conv.md: CANN's sample size, 1152
+// FLOPs a pass, takes 7 us forward and 12 us backward in the reference against 13-20 us and
+// 63-80 us through oneDNN, most of it planning).
+constexpr double kMinFlops = 4096;
+
 int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
 
 // Whether a view is used by the primitive in place: dense FLOAT, nothing to round.
@@ -339,6 +345,15 @@ Impl onednn(ConvJob (*job)(const Call&)) {
   Impl impl;
   impl.name = "onednn";
   impl.reference_bits = false;
+  impl.pays = [job](const Call& call, std::string* why_not) {
+    const ConvJob j = job(call);
+    const double flops = j.problem.flops() * static_cast<double>(j.steps.size());
+    if (flops >= kMinFlops) {
+      return true;
+    }
+    *why_not = "fewer than 4096 FLOPs, the reference is faster";
+    return false;
+  };
   impl.plan = [job](const Call& call, Planned* planned) {
     std::string why;
     auto plan = OnednnPlan::make(call.op(), job(call), &why);

@@ -22,6 +22,27 @@ oa::ArgSpec& arg(const oa::OpDef& def, oa::CallSpec* spec, const char* name) {
   return spec->args[static_cast<size_t>(def.param_index(name))];
 }
 
+// The implementation chosen: the reference below 4096 FLOPs in all passes (CANN's sample size,
+// 2 channels of 4 x 4 with a 3 x 3 kernel: 1152), oneDNN from there on, and oneDNN on the small one
+// too when OPENACLNN_IMPL names it.
+TEST(ConvolutionExact, SmallProblemsGoToTheReference) {
+  const oa::OpDef& def = *oa::find_definition("Convolution");
+  Geometry g;
+  g.cin = g.cout = 2;
+  g.in[0] = g.in[1] = 4;
+  g.k[0] = g.k[1] = 3;
+  g.pad[0] = g.pad[1] = 1;
+  const oa::CallSpec small = forward_spec(g, {}, 0);
+  ASSERT_EQ(plan(def, small), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(oa::last_chosen_impl(), "reference");
+  g.cin = g.cout = 4;  // 4 x 4 x 16 x 9 x 2 = 4608 FLOPs
+  ASSERT_EQ(plan(def, forward_spec(g, {}, 0)), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(oa::last_chosen_impl(), "onednn");
+  const oa_test::ScopedEnv forced("OPENACLNN_IMPL", std::string("onednn"));
+  ASSERT_EQ(plan(def, small), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(oa::last_chosen_impl(), "onednn");
+}
+
 // [top, bottom, left, right] padding: 120 x 120 with a 10 x 10 kernel, stride 4, pads
 // {2, 4, 4, 6} gives 30 x 31.
 TEST(ConvolutionExact, AsymmetricPaddingShape) {

@@ -16,9 +16,12 @@ aclDataType random_dtype(std::mt19937_64* rng) {
   return kDtypes[std::uniform_int_distribution<int>(0, 2)(*rng)];
 }
 
-// Runs spec on random normals and on small integers, checking both against the reference.
+// Runs spec through the oneDNN implementation (named, so that it runs on the small problems it
+// would leave to the library's reference) on random normals and on small integers, checking both
+// against the tests' reference.
 void run_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* rng,
               const std::string& what) {
+  const oa_test::ScopedEnv forced("OPENACLNN_IMPL", std::string("onednn"));
   for (bool integers : {false, true}) {
     oa_test::TestCall call(def, spec);
     call.fill_inputs([&](aclDataType dtype) {
@@ -26,6 +29,7 @@ void run_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* r
                       : oa_test::random_value(*rng, dtype, false);
     });
     ASSERT_EQ(call.run(), ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
+    ASSERT_EQ(oa::last_chosen_impl(), "onednn") << what;
     expect_matches(def, spec, call, integers, what + (integers ? " (integers)" : ""));
   }
 }
