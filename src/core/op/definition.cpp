@@ -22,10 +22,10 @@ std::vector<const OpDef*>& registry() {
 thread_local int t_failed_check = -1;
 thread_local std::string t_chosen_impl;
 
-// The implementations in the order they are tried: the one OPENACLNN_IMPL names first.
-std::vector<const Impl*> impl_order(const OpDef& def) {
+// The implementations in the order they are tried: the one named `forced` (OPENACLNN_IMPL, may be
+// null) first.
+std::vector<const Impl*> impl_order(const OpDef& def, const char* forced) {
   std::vector<const Impl*> order;
-  const char* forced = std::getenv("OPENACLNN_IMPL");
   for (const Impl& impl : def.impls) {
     if (forced != nullptr && impl.name == forced) {
       order.insert(order.begin(), &impl);
@@ -134,7 +134,7 @@ aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace
   }
   std::string skipped;
   const char* forced_impl = std::getenv("OPENACLNN_IMPL");
-  for (const Impl* impl : impl_order(def)) {
+  for (const Impl* impl : impl_order(def, forced_impl)) {
     std::string why_not;
     const bool forced = forced_impl != nullptr && impl->name == forced_impl;
     if ((impl->applies && !impl->applies(call, &why_not)) ||

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "base/parallel.h"
@@ -351,7 +352,8 @@ Impl onednn(ConvJob (*job)(const Call&)) {
     if (flops >= kMinFlops) {
       return true;
     }
-    *why_not = "fewer than 4096 FLOPs, the reference is faster";
+    *why_not = "fewer than " + std::to_string(static_cast<int64_t>(kMinFlops)) +
+               " FLOPs, the reference is faster";
     return false;
   };
   impl.plan = [job](const Call& call, Planned* planned) {
