@@ -71,7 +71,7 @@ aclnnStatus check_bindings(const char* op, const aclOpExecutor& executor) {
       return failf(ACLNN_ERR_PARAM_INVALID,
                    "%s: the device memory of %s (the allocation at %p of %zu bytes) was freed "
                    "after %sGetWorkspaceSize; nothing was run",
-                   op, b.name.c_str(), reinterpret_cast<void*>(b.base), b.size, op);
+                   op, b.name, reinterpret_cast<void*>(b.base), b.size, op);
     }
   }
   return ACLNN_SUCCESS;
@@ -79,16 +79,17 @@ aclnnStatus check_bindings(const char* op, const aclOpExecutor& executor) {
 
 }  // namespace
 
-std::vector<Binding> binding_of(const aclTensor& tensor, const char* name) {
+bool binding_of(const aclTensor& tensor, const char* name, Binding* binding) {
   ByteRange range;
   if (numel(tensor) == 0 || !byte_range(tensor, &range)) {
-    return {};
+    return false;
   }
   const Region region = find_region(static_cast<const char*>(tensor.data) + range.begin);
   if (region.kind != MemoryKind::device) {
-    return {};
+    return false;
   }
-  return {{name, region.base, region.id, region.size}};
+  *binding = {name, region.base, region.id, region.size};
+  return true;
 }
 
 aclnnStatus make_executor(const char* op, std::unique_ptr<Plan> plan, uint64_t workspace_size,

@@ -25,15 +25,15 @@ class Plan {
 // A device allocation the plan reads or writes, named by the parameter whose tensor lies in it.
 // Phase 2 runs nothing when one of them has been freed since phase 1 (SPEC section 13).
 struct Binding {
-  std::string name;
+  const char* name = "";  // the definition's parameter name (static storage)
   uintptr_t base = 0;
   uint64_t id = 0;
   size_t size = 0;
 };
 
-// The binding of a tensor's view (none for an empty view, which touches no memory). The view
-// must be inside device memory (checked before).
-std::vector<Binding> binding_of(const aclTensor& tensor, const char* name);
+// The binding of a tensor's view in *binding; false for an empty view, which touches no memory.
+// The view must be inside device memory (checked before); `name` must outlive the executor.
+bool binding_of(const aclTensor& tensor, const char* name, Binding* binding);
 
 // Phase 1's last step: stores *workspace_size and *executor for op (the name without
 // "GetWorkspaceSize", e.g. "aclnnSmoothL1LossBackward").

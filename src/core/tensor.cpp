@@ -97,6 +97,16 @@ bool view_self_overlaps(const aclTensor& tensor) {
   if (numel(tensor) <= 1) {
     return false;
   }
+  // Row-major strides (most outputs) reach each element once; no need to sort.
+  int64_t dense = 1;
+  bool row_major = true;
+  for (size_t i = tensor.shape.size(); i-- > 0 && row_major;) {
+    row_major = tensor.shape[i] == 1 || tensor.strides[i] == dense;
+    dense *= tensor.shape[i];
+  }
+  if (row_major) {
+    return false;
+  }
   std::vector<std::pair<uint64_t, int64_t>> dims;  // (|stride|, size) of dims with size > 1
   for (size_t i = 0; i < tensor.shape.size(); ++i) {
     if (tensor.shape[i] > 1) {

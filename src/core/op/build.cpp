@@ -11,6 +11,7 @@ Param tensor_param(std::string name, ParamKind kind, DtypeSet dtypes, std::strin
                    bool optional) {
   Param p;
   p.name = std::move(name);
+  p.key = param_key(p.name);
   p.kind = kind;
   p.dtypes = std::move(dtypes);
   p.rule = std::move(rule);
@@ -21,6 +22,7 @@ Param tensor_param(std::string name, ParamKind kind, DtypeSet dtypes, std::strin
 Param attribute(std::string name, ParamKind kind, std::string rule) {
   Param p;
   p.name = std::move(name);
+  p.key = param_key(p.name);
   p.kind = kind;
   p.rule = std::move(rule);
   return p;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <unordered_set>
 
 #include "core/handles.h"
 #include "core/isa.h"
@@ -68,7 +70,20 @@ aclnnStatus check_handles(const OpDef& def, const Call& call) {
 
 const char* Call::op() const { return def_.api.c_str(); }
 
+const char* param_key(const std::string& name) {
+  static std::mutex mutex;
+  static std::unordered_set<std::string> keys;  // nodes: the addresses stay put
+  std::lock_guard<std::mutex> lock(mutex);
+  return keys.insert(name).first->c_str();
+}
+
 int Call::index(const char* name) const {
+  const std::vector<Param>& params = def_.params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].key == name) {
+      return static_cast<int>(i);
+    }
+  }
   const int i = def_.param_index(name);
   if (i < 0) {
     logf(LogLevel::error, "%s: the definition has no parameter %s", op(), name);
@@ -148,13 +163,14 @@ aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace
          skipped.c_str());
     t_chosen_impl = impl->name;
     std::vector<Binding> bindings;
+    bindings.reserve(def.params.size());
     for (size_t i = 0; i < def.params.size(); ++i) {
       const aclTensor* tensor =
           static_cast<const aclTensor*>(call.arg(static_cast<int>(i)).handle());
-      if (is_tensor(def.params[i].kind) && tensor != nullptr) {
-        for (Binding& b : binding_of(*tensor, def.params[i].name.c_str())) {
-          bindings.push_back(std::move(b));
-        }
+      Binding binding;
+      if (is_tensor(def.params[i].kind) && tensor != nullptr &&
+          binding_of(*tensor, def.params[i].name.c_str(), &binding)) {
+        bindings.push_back(binding);
       }
     }
     return make_executor(call.op(), std::move(planned.plan), planned.workspace_bytes,

@@ -35,8 +35,14 @@ inline bool is_tensor(ParamKind kind) {
   return kind == ParamKind::input || kind == ParamKind::output;
 }
 
+// One address per distinct parameter name for the whole process. Params made by core/op/build.h
+// and the rules of core/op/rules.h hold these keys, so a rule finds its parameter in a call by
+// comparing addresses; any other name is still found by its characters.
+const char* param_key(const std::string& name);
+
 struct Param {
-  std::string name;  // CANN's parameter name
+  std::string name;           // CANN's parameter name
+  const char* key = nullptr;  // param_key(name)
   ParamKind kind;
   DtypeSet dtypes;        // tensors: what the checks accept
   std::string rule;       // shape, relation or range, in words
@@ -58,7 +64,8 @@ class Call {
 
   const OpDef& def() const { return def_; }
   const char* op() const;  // "aclnnSmoothL1LossBackward"
-  // The index of parameter `name`; aborts for a name the definition does not have (a bug).
+  // The index of parameter `name` (a param_key or any other string with the name); aborts for a
+  // name the definition does not have (a bug).
   int index(const char* name) const;
   const Arg& arg(int i) const { return args_[static_cast<size_t>(i)]; }
   const aclTensor* tensor(const char* name) const {

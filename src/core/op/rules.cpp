@@ -9,6 +9,15 @@
 namespace oa::rules {
 namespace {
 
+// The keys of names (param_key), for a check's run to look its parameters up by address.
+std::vector<const char*> keys_of(const Names& names) {
+  std::vector<const char*> keys;
+  for (const std::string& name : names) {
+    keys.push_back(param_key(name));
+  }
+  return keys;
+}
+
 std::string joined(const Names& names) {
   std::string text;
   for (const std::string& name : names) {
@@ -85,13 +94,13 @@ Check not_null(Names names) {
                                 ACLNN_ERR_PARAM_NULLPTR,
                                 {name + " must not be null"}});
   }
-  check.run = [names](const Call& call) {
-    for (const std::string& name : names) {
-      const void* pointer = name == "workspaceSize"
-                                ? static_cast<const void*>(call.workspace_size())
-                            : name == "executor" ? static_cast<const void*>(call.executor())
-                                                 : call.handle(name.c_str());
-      OA_TRY(check_not_null(call.op(), {{pointer, name.c_str()}}));
+  check.run = [names = keys_of(names), workspace_size = param_key("workspaceSize"),
+               executor = param_key("executor")](const Call& call) {
+    for (const char* name : names) {
+      const void* pointer = name == workspace_size ? static_cast<const void*>(call.workspace_size())
+                            : name == executor     ? static_cast<const void*>(call.executor())
+                                                   : call.handle(name);
+      OA_TRY(check_not_null(call.op(), {{pointer, name}}));
     }
     return ACLNN_SUCCESS;
   };
@@ -112,10 +121,10 @@ Check dtype_in(Names names, DtypeSet allowed) {
         },
         {name + " dtype must be one of " + dtype_list(allowed), "got " + dtype_name(bad)}));
   }
-  check.run = [names, allowed](const Call& call) {
-    for (const std::string& name : names) {
-      if (call.tensor(name.c_str()) != nullptr) {
-        OA_TRY(check_dtype(call.op(), call.named(name.c_str()), allowed));
+  check.run = [names = keys_of(names), allowed](const Call& call) {
+    for (const char* name : names) {
+      if (call.tensor(name) != nullptr) {
+        OA_TRY(check_dtype(call.op(), call.named(name), allowed));
       }
     }
     return ACLNN_SUCCESS;
@@ -142,11 +151,10 @@ Check same_dtype(Names names, std::string reference) {
                                          },
                                          {name + " dtype must equal " + reference + " dtype"}));
   }
-  check.run = [names, reference](const Call& call) {
-    for (const std::string& name : names) {
-      if (call.tensor(name.c_str()) != nullptr) {
-        OA_TRY(
-            check_same_dtype(call.op(), call.named(name.c_str()), call.named(reference.c_str())));
+  check.run = [names = keys_of(names), reference = param_key(reference)](const Call& call) {
+    for (const char* name : names) {
+      if (call.tensor(name) != nullptr) {
+        OA_TRY(check_same_dtype(call.op(), call.named(name), call.named(reference)));
       }
     }
     return ACLNN_SUCCESS;
@@ -173,10 +181,10 @@ Check format_in(Names names, std::vector<aclFormat> allowed) {
                   },
                   {name + " format must be one of {" + list + "}", "got " + format_name(bad)}));
   }
-  check.run = [names, allowed](const Call& call) {
-    for (const std::string& name : names) {
-      if (call.tensor(name.c_str()) != nullptr) {
-        OA_TRY(check_format(call.op(), call.named(name.c_str()), allowed));
+  check.run = [names = keys_of(names), allowed](const Call& call) {
+    for (const char* name : names) {
+      if (call.tensor(name) != nullptr) {
+        OA_TRY(check_format(call.op(), call.named(name), allowed));
       }
     }
     return ACLNN_SUCCESS;
@@ -206,10 +214,10 @@ Check same_public_format(Names names) {
                               },
                               ACLNN_ERR_PARAM_INVALID,
                               {names[0] + " format FRACTAL_Z is a private hardware format"}});
-  check.run = [names](const Call& call) {
+  check.run = [names = keys_of(names)](const Call& call) {
     std::vector<Named> tensors;
-    for (const std::string& name : names) {
-      tensors.push_back(call.named(name.c_str()));
+    for (const char* name : names) {
+      tensors.push_back(call.named(name));
     }
     return check_same_public_format(call.op(), tensors);
   };
@@ -242,10 +250,10 @@ Check rank_in(Names names, int min_rank, int max_rank) {
                                            {name + " rank must be"}));
     }
   }
-  check.run = [names, min_rank, max_rank](const Call& call) {
-    for (const std::string& name : names) {
-      if (call.tensor(name.c_str()) != nullptr) {
-        OA_TRY(check_rank(call.op(), call.named(name.c_str()), min_rank, max_rank));
+  check.run = [names = keys_of(names), min_rank, max_rank](const Call& call) {
+    for (const char* name : names) {
+      if (call.tensor(name) != nullptr) {
+        OA_TRY(check_rank(call.op(), call.named(name), min_rank, max_rank));
       }
     }
     return ACLNN_SUCCESS;
@@ -264,10 +272,10 @@ Check same_rank(Names names) {
                                          },
                                          {names[k] + " rank must equal " + names[0] + " rank"}));
   }
-  check.run = [names](const Call& call) {
-    const Named first = call.named(names[0].c_str());
-    for (const std::string& name : names) {
-      OA_TRY(check_same_rank(call.op(), {first, call.named(name.c_str())}));
+  check.run = [names = keys_of(names)](const Call& call) {
+    const Named first = call.named(names[0]);
+    for (const char* name : names) {
+      OA_TRY(check_same_rank(call.op(), {first, call.named(name)}));
     }
     return ACLNN_SUCCESS;
   };
@@ -288,9 +296,9 @@ Check named_value(std::string name) {
                               },
                               ACLNN_ERR_PARAM_INVALID,
                               {name + " must be"}});
-  check.run = [name](const Call& call) {
-    const Param& param = call.def().param(name);
-    const int64_t value = call.integer(name.c_str());
+  check.run = [name = param_key(name)](const Call& call) {
+    const Param& param = call.def().params[static_cast<size_t>(call.index(name))];
+    const int64_t value = call.integer(name);
     std::string list;
     for (const auto& [text, allowed] : param.names) {
       if (allowed == value) {
@@ -298,7 +306,7 @@ Check named_value(std::string name) {
       }
       list += (list.empty() ? "" : ", ") + std::to_string(allowed) + " (" + text + ")";
     }
-    return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s must be %s, got %lld", call.op(), name.c_str(),
+    return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s must be %s, got %lld", call.op(), name,
                  list.c_str(), static_cast<long long>(value));
   };
   return check;
@@ -321,11 +329,11 @@ Check at_least(std::string name, double min) {
                               },
                               ACLNN_ERR_PARAM_INVALID,
                               {name + " must be >= " + format("%g", min), "got nan"}});
-  check.run = [name, min](const Call& call) {
-    const double value = call.real(name.c_str());
+  check.run = [name = param_key(name), min](const Call& call) {
+    const double value = call.real(name);
     if (!(value >= min)) {
-      return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s must be >= %g, got %g", call.op(), name.c_str(),
-                   min, value);
+      return failf(ACLNN_ERR_PARAM_INVALID, "%s: %s must be >= %g, got %g", call.op(), name, min,
+                   value);
     }
     return ACLNN_SUCCESS;
   };
@@ -352,15 +360,15 @@ Check broadcast_to(Names inputs, std::string output) {
                   return true;
                 },
                 {output + " shape must be the broadcast of " + joined(inputs)}));
-  check.run = [inputs, output](const Call& call) {
+  check.run = [inputs = keys_of(inputs), output = param_key(output),
+               what = "the broadcast of " + joined(inputs)](const Call& call) {
     Shape shape;
     std::vector<Named> named;
-    for (const std::string& name : inputs) {
-      named.push_back(call.named(name.c_str()));
+    for (const char* name : inputs) {
+      named.push_back(call.named(name));
     }
     OA_TRY(check_broadcast(call.op(), named, &shape));
-    const std::string what = "the broadcast of " + joined(inputs);
-    return check_shape(call.op(), call.named(output.c_str()), shape, what.c_str());
+    return check_shape(call.op(), call.named(output), shape, what.c_str());
   };
   return check;
 }
@@ -377,11 +385,10 @@ Check same_shape(Names names, std::string reference) {
                   },
                   {name + " shape must be equal to " + reference + " shape"}));
   }
-  check.run = [names, reference](const Call& call) {
-    for (const std::string& name : names) {
-      if (call.tensor(name.c_str()) != nullptr) {
-        OA_TRY(
-            check_same_shape(call.op(), call.named(name.c_str()), call.named(reference.c_str())));
+  check.run = [names = keys_of(names), reference = param_key(reference)](const Call& call) {
+    for (const char* name : names) {
+      if (call.tensor(name) != nullptr) {
+        OA_TRY(check_same_shape(call.op(), call.named(name), call.named(reference)));
       }
     }
     return ACLNN_SUCCESS;
@@ -401,13 +408,15 @@ Check in_device_memory(Names names) {
                                          },
                                          {name, "is not inside device memory"}));
   }
-  check.run = [names](const Call& call) {
-    for (const std::string& name : names) {
-      if (call.tensor(name.c_str()) != nullptr) {
-        OA_TRY(check_in_device_memory(call.op(), {call.named(name.c_str())}));
+  check.run = [names = keys_of(names)](const Call& call) {
+    std::vector<Named> present;
+    present.reserve(names.size());
+    for (const char* name : names) {
+      if (call.tensor(name) != nullptr) {
+        present.push_back(call.named(name));
       }
     }
-    return ACLNN_SUCCESS;
+    return check_in_device_memory(call.op(), present);
   };
   return check;
 }
@@ -439,18 +448,19 @@ Check disjoint_output(std::string output, Names inputs, bool allow_in_place) {
                                 ACLNN_ERR_PARAM_INVALID,
                                 {output + " overlaps " + input}});
   }
-  check.run = [output, inputs, allow_in_place](const Call& call) {
-    if (call.tensor(output.c_str()) == nullptr) {
+  check.run = [output = param_key(output), inputs = keys_of(inputs),
+               allow_in_place](const Call& call) {
+    if (call.tensor(output) == nullptr) {
       return ACLNN_SUCCESS;
     }
-    const Named out = call.named(output.c_str());
-    OA_TRY(check_output(call.op(), out, {}, allow_in_place));
-    for (const std::string& input : inputs) {
-      if (call.tensor(input.c_str()) != nullptr) {
-        OA_TRY(check_output(call.op(), out, {call.named(input.c_str())}, allow_in_place));
+    std::vector<Named> present;
+    present.reserve(inputs.size());
+    for (const char* input : inputs) {
+      if (call.tensor(input) != nullptr) {
+        present.push_back(call.named(input));
       }
     }
-    return ACLNN_SUCCESS;
+    return check_output(call.op(), call.named(output), present, allow_in_place);
   };
   return check;
 }

@@ -143,6 +143,9 @@ Check tbc_output_length(std::string t, std::string x) {
                        shape_string(tn.tensor->shape).c_str());
         }
         const Shape expected = {tout, xs[1], ws[2]};
+        if (tn.tensor->shape == expected) {
+          return ACLNN_SUCCESS;
+        }
         const std::string what = "(T + 2*pad - K + 1, B, Cout) with T=" + std::to_string(xs[0]) +
                                  ", pad=" + std::to_string(pad) + ", K=" + std::to_string(ws[0]) +
                                  ":";
