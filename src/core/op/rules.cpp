@@ -123,8 +123,8 @@ Check dtype_in(Names names, DtypeSet allowed) {
   }
   check.run = [names = keys_of(names), allowed](const Call& call) {
     for (const char* name : names) {
-      if (call.tensor(name) != nullptr) {
-        OA_TRY(check_dtype(call.op(), call.named(name), allowed));
+      if (const Named tensor = call.named(name); tensor.tensor != nullptr) {
+        OA_TRY(check_dtype(call.op(), tensor, allowed));
       }
     }
     return ACLNN_SUCCESS;
@@ -153,8 +153,8 @@ Check same_dtype(Names names, std::string reference) {
   }
   check.run = [names = keys_of(names), reference = param_key(reference)](const Call& call) {
     for (const char* name : names) {
-      if (call.tensor(name) != nullptr) {
-        OA_TRY(check_same_dtype(call.op(), call.named(name), call.named(reference)));
+      if (const Named tensor = call.named(name); tensor.tensor != nullptr) {
+        OA_TRY(check_same_dtype(call.op(), tensor, call.named(reference)));
       }
     }
     return ACLNN_SUCCESS;
@@ -183,8 +183,8 @@ Check format_in(Names names, std::vector<aclFormat> allowed) {
   }
   check.run = [names = keys_of(names), allowed](const Call& call) {
     for (const char* name : names) {
-      if (call.tensor(name) != nullptr) {
-        OA_TRY(check_format(call.op(), call.named(name), allowed));
+      if (const Named tensor = call.named(name); tensor.tensor != nullptr) {
+        OA_TRY(check_format(call.op(), tensor, allowed));
       }
     }
     return ACLNN_SUCCESS;
@@ -252,8 +252,8 @@ Check rank_in(Names names, int min_rank, int max_rank) {
   }
   check.run = [names = keys_of(names), min_rank, max_rank](const Call& call) {
     for (const char* name : names) {
-      if (call.tensor(name) != nullptr) {
-        OA_TRY(check_rank(call.op(), call.named(name), min_rank, max_rank));
+      if (const Named tensor = call.named(name); tensor.tensor != nullptr) {
+        OA_TRY(check_rank(call.op(), tensor, min_rank, max_rank));
       }
     }
     return ACLNN_SUCCESS;
@@ -387,8 +387,8 @@ Check same_shape(Names names, std::string reference) {
   }
   check.run = [names = keys_of(names), reference = param_key(reference)](const Call& call) {
     for (const char* name : names) {
-      if (call.tensor(name) != nullptr) {
-        OA_TRY(check_same_shape(call.op(), call.named(name), call.named(reference)));
+      if (const Named tensor = call.named(name); tensor.tensor != nullptr) {
+        OA_TRY(check_same_shape(call.op(), tensor, call.named(reference)));
       }
     }
     return ACLNN_SUCCESS;
@@ -412,8 +412,8 @@ Check in_device_memory(Names names) {
     std::vector<Named> present;
     present.reserve(names.size());
     for (const char* name : names) {
-      if (call.tensor(name) != nullptr) {
-        present.push_back(call.named(name));
+      if (const Named tensor = call.named(name); tensor.tensor != nullptr) {
+        present.push_back(tensor);
       }
     }
     return check_in_device_memory(call.op(), present);
@@ -450,17 +450,18 @@ Check disjoint_output(std::string output, Names inputs, bool allow_in_place) {
   }
   check.run = [output = param_key(output), inputs = keys_of(inputs),
                allow_in_place](const Call& call) {
-    if (call.tensor(output) == nullptr) {
+    const Named out = call.named(output);
+    if (out.tensor == nullptr) {
       return ACLNN_SUCCESS;
     }
     std::vector<Named> present;
     present.reserve(inputs.size());
     for (const char* input : inputs) {
-      if (call.tensor(input) != nullptr) {
-        present.push_back(call.named(input));
+      if (const Named tensor = call.named(input); tensor.tensor != nullptr) {
+        present.push_back(tensor);
       }
     }
-    return check_output(call.op(), call.named(output), present, allow_in_place);
+    return check_output(call.op(), out, present, allow_in_place);
   };
   return check;
 }
