@@ -150,8 +150,10 @@ def markdown(summary, bench_readme, chart, analysis):
                     for key, side in ERRORS if case[key]]
         if failures:
             lines.append('')
-            # A message may span lines; a list item may not.
-            lines += [f'- failed: {name} ({side}): {" ".join(error.split())}'
+            # A message may span lines; a list item may not. PyTorch appends its C++ backtrace
+            # ("Exception raised from ..."), which says nothing to this page's reader.
+            lines += [f'- failed: {name} ({side}): '
+                      f'{" ".join(error.split()).split(" Exception raised from ")[0]}'
                       for name, side, error in failures]
     if analysis:
         lines += ['', '## Analysis', '']
