@@ -19,15 +19,32 @@ dnnl_format_tag_t plain_tag(int ndims) {
   }
 }
 
-// dims in the plain row-major layout, or (tag any) in the layout the primitive chooses.
-bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, bool any) {
+// Channels in blocks of 16 (AVX-512) or 8 (AVX2), the layout of oneDNN's direct depthwise kernel.
+dnnl_format_tag_t channel_block_tag(int ndims) {
+  const bool avx512 =
+      (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
+  switch (ndims) {
+    case 3:
+      return avx512 ? dnnl_aBc16b : dnnl_aBc8b;
+    case 4:
+      return avx512 ? dnnl_aBcd16b : dnnl_aBcd8b;
+    default:
+      return avx512 ? dnnl_aBcde16b : dnnl_aBcde8b;
+  }
+}
+
+bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, dnnl_format_tag_t tag) {
   dnnl_dims_t d;
   for (size_t i = 0; i < dims.size(); ++i) {
     d[i] = dims[i];
   }
-  const int ndims = static_cast<int>(dims.size());
-  return dnnl_memory_desc_init_by_tag(md, ndims, d, dnnl_f32,
-                                      any ? dnnl_format_tag_any : plain_tag(ndims)) == dnnl_success;
+  return dnnl_memory_desc_init_by_tag(md, static_cast<int>(dims.size()), d, dnnl_f32, tag) ==
+         dnnl_success;
+}
+
+// dims in the plain row-major layout, or (tag any) in the layout the primitive chooses.
+bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, bool any) {
+  return make_md(md, dims, any ? dnnl_format_tag_any : plain_tag(static_cast<int>(dims.size())));
 }
 
 int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
@@ -70,6 +87,31 @@ ConvPrimitive::~ConvPrimitive() = default;
 
 std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pass, int slots,
                                                    std::string* why) {
+  // The primitive chooses its layouts (oneDNN's blocked ones run its direct kernels, which plain
+  // layouts leave to im2col and GEMM); the caller's plain tensors are reordered to and from them.
+  // Measured (docs/perf/conv.md): that pays for kernels larger than 1 (a 1x1 kernel is a GEMM on
+  // plain layouts already, and the reorders cost more than its direct kernel saves) and for
+  // problems of at least kMinBlockedFlops (below, the reorders' own cost per call dominates).
+  const int ndims = 2 + p.spatial;
+  if (p.k_is_one() || p.flops() < kMinBlockedFlops) {
+    return make_in(p, pass, slots, plain_tag(ndims), why);
+  }
+  // A 2-D depthwise convolution gets channel-blocked activations instead of oneDNN's choice
+  // (channels last, whose transposition from the caller's layout costs more than the kernel;
+  // measured), unless no direct kernel takes them there (its reference implementation would; 1-D
+  // and 3-D have none).
+  const bool depthwise = p.groups > 1 && p.groups == p.cx && p.cy == p.cx && p.spatial == 2;
+  if (depthwise) {
+    std::unique_ptr<ConvPrimitive> blocked = make_in(p, pass, slots, channel_block_tag(ndims), why);
+    if (blocked != nullptr && blocked->implementation_.rfind("ref", 0) != 0) {
+      return blocked;
+    }
+  }
+  return make_in(p, pass, slots, dnnl_format_tag_any, why);
+}
+
+std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass pass, int slots,
+                                                      int activations, std::string* why) {
   auto fail = [why](const char* what) {
     *why = std::string("oneDNN could not ") + what;
     return nullptr;
@@ -100,17 +142,13 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pa
     pad_l[d] = p.pad_l[lead + d];
     pad_r[d] = p.pad_r(lead + d);
   }
-  // The primitive chooses its layouts (oneDNN's blocked ones run its direct kernels, which plain
-  // layouts leave to im2col and GEMM); the caller's plain tensors are reordered to and from them.
-  // Measured (docs/perf/conv.md): that pays for kernels larger than 1 (a 1x1 kernel is a GEMM on
-  // plain layouts already, and the reorders cost more than its direct kernel saves) and for
-  // problems of at least kMinBlockedFlops (below, the reorders' own cost per call dominates).
-  const bool any = !p.k_is_one() && p.flops() >= kMinBlockedFlops;
+  const auto tag = static_cast<dnnl_format_tag_t>(activations);
+  const bool any = tag != plain_tag(2 + p.spatial);
   dnnl_memory_desc_t x_md;
   dnnl_memory_desc_t w_md;
   dnnl_memory_desc_t y_md;
-  if (!make_md(&x_md, x_dims, any) || !make_md(&w_md, w_dims, any) ||
-      !make_md(&y_md, y_dims, any)) {
+  if (!make_md(&x_md, x_dims, tag) || !make_md(&w_md, w_dims, any) ||
+      !make_md(&y_md, y_dims, tag)) {
     return fail("describe the tensors of a convolution");
   }
   OnednnAttr attr;

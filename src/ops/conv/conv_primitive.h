@@ -36,6 +36,10 @@ class ConvPrimitive {
  private:
   struct Handles;
   ConvPrimitive();
+  // make with the activations (x and y) in layout `activations`, the weights in the primitive's
+  // choice (or plain with `activations` plain).
+  static std::unique_ptr<ConvPrimitive> make_in(const ConvProblem& p, Pass pass, int slots,
+                                                int activations, std::string* why);
   std::unique_ptr<Handles> handles_;
   Pass pass_ = Pass::forward;
   int64_t scratch_bytes_ = 0;

@@ -71,5 +71,32 @@ TEST(ConvolutionRandom, BackwardMatchesReference) {
   }
 }
 
+// Depthwise calls of a single batch slice of at least 1e7 FLOPs, which oneDNN runs on
+// channel-blocked activations in 2-D (conv_primitive.cpp) and in its own choice of layouts in 1-D
+// and 3-D, with 20 channels: not a multiple of any block, so the blocks are padded. 1-D (dilated),
+// 2-D and 3-D, forward and every gradient, in FLOAT (the 16-bit dtypes reach the same primitives
+// widened).
+TEST(ConvolutionRandom, LargeDepthwiseMatchesReference) {
+  const oa::OpDef& forward = *oa::find_definition("Convolution");
+  const oa::OpDef& backward = *oa::find_definition("ConvolutionBackward");
+  std::mt19937_64 rng(26003);
+  for (int spatial : {1, 2, 3}) {
+    Geometry g;
+    g.spatial = spatial;
+    g.cin = g.cout = g.groups = 20;
+    const int64_t size = spatial == 1 ? 100000 : spatial == 2 ? 172 : 24;
+    for (int d = 0; d < spatial; ++d) {
+      g.in[d] = size;
+      g.k[d] = 3;
+      g.pad[d] = spatial == 1 ? 2 : 1;
+      g.dilation[d] = spatial == 1 ? 2 : 1;
+    }
+    const Dtypes t;
+    run_case(forward, forward_spec(g, t, 0), &rng, "forward " + g.describe());
+    run_case(backward, backward_spec(g, t, {true, true, true}, 0, false), &rng,
+             "backward " + g.describe());
+  }
+}
+
 }  // namespace
 }  // namespace conv_test
