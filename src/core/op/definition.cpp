@@ -94,8 +94,7 @@ int Call::index(const char* name) const {
 
 int OpDef::param_index(const char* param) const {
   for (size_t i = 0; i < params.size(); ++i) {
-    const char* name = params[i].name.c_str();
-    if (name[0] == param[0] && std::strcmp(name, param) == 0) {
+    if (std::strcmp(params[i].name.c_str(), param) == 0) {
       return static_cast<int>(i);
     }
   }

@@ -33,6 +33,7 @@ dnnl_format_tag_t channel_block_tag(int ndims) {
   }
 }
 
+// dims in layout `tag` (dnnl_format_tag_any: the one the primitive chooses).
 bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, dnnl_format_tag_t tag) {
   dnnl_dims_t d;
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -40,11 +41,6 @@ bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, dnnl_form
   }
   return dnnl_memory_desc_init_by_tag(md, static_cast<int>(dims.size()), d, dnnl_f32, tag) ==
          dnnl_success;
-}
-
-// dims in the plain row-major layout, or (tag any) in the layout the primitive chooses.
-bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, bool any) {
-  return make_md(md, dims, any ? dnnl_format_tag_any : plain_tag(static_cast<int>(dims.size())));
 }
 
 int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
@@ -143,11 +139,13 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass
     pad_r[d] = p.pad_r(lead + d);
   }
   const auto tag = static_cast<dnnl_format_tag_t>(activations);
-  const bool any = tag != plain_tag(2 + p.spatial);
+  const dnnl_format_tag_t plain_weights = plain_tag(static_cast<int>(w_dims.size()));
+  const bool plain = tag == plain_tag(static_cast<int>(x_dims.size()));
   dnnl_memory_desc_t x_md;
   dnnl_memory_desc_t w_md;
   dnnl_memory_desc_t y_md;
-  if (!make_md(&x_md, x_dims, tag) || !make_md(&w_md, w_dims, any) ||
+  if (!make_md(&x_md, x_dims, tag) ||
+      !make_md(&w_md, w_dims, plain ? plain_weights : dnnl_format_tag_any) ||
       !make_md(&y_md, y_dims, tag)) {
     return fail("describe the tensors of a convolution");
   }
@@ -223,7 +221,8 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass
   for (int i = 0; i < 3; ++i) {
     Handles::Operand& o = h.operands[i];
     const dnnl_memory_desc_t* chosen = dnnl_primitive_desc_query_md(pd.handle, queries[i], 0);
-    if (chosen == nullptr || !make_md(&o.user_md, *user_dims[i], false)) {
+    if (chosen == nullptr ||
+        !make_md(&o.user_md, *user_dims[i], plain_tag(static_cast<int>(user_dims[i]->size())))) {
       return fail("describe the layouts of a convolution");
     }
     o.inner_md = *chosen;
