@@ -1,11 +1,17 @@
 // The oneDNN implementations of aclnnConvolution, aclnnConvDepthwise2d and
-// aclnnConvolutionBackward: each pass of job.h through oneDNN's float32 convolution primitives
-// (forward, backward-data, backward-weights; the transposed forward is the backward-data pass).
-// Operands that are not dense FLOAT without rounding are widened (and rounded as cubeMathType
-// says) into dense float32 copies in the workspace, and results that do not go straight into a
-// dense FLOAT output are rounded once from float32 to their output dtype. Float32 operands hold
-// every FLOAT16 and BF16 value exactly, so this computes every dtype mix with float32 products and
-// sums.
+// aclnnConvolutionBackward: each pass of job.h through oneDNN's convolution primitives (forward,
+// backward-data, backward-weights; the transposed forward is the backward-data pass), with float32
+// results. Operands that are not dense FLOAT without rounding are widened (and rounded as
+// cubeMathType says) into dense float32 copies in the workspace, and results that do not go
+// straight into a dense FLOAT output are rounded once from float32 to their output dtype. Float32
+// operands hold every FLOAT16 and BF16 value exactly, so this computes every dtype mix with
+// float32 products and sums.
+//
+// A pass whose two operands are both BF16 reads them as bfloat16 where the CPU multiplies
+// bfloat16 natively (AVX512-BF16): the same float32 products and sums at about twice the rate, as
+// long as no value is too small for them (ops/conv/precision.h). The run checks that while it
+// copies (or scans, when the tensor is dense) the operands, and uses the float32 primitives when
+// it fails.
 //
 // Threads: the batch is cut into slices whose size depends only on the problem; each slice runs
 // one single-threaded primitive (conv_primitive.h) on a slot of its own. A data pass writes each
@@ -22,10 +28,13 @@
 #include "base/parallel.h"
 #include "core/convert.h"
 #include "core/isa.h"
+#include "core/onednn.h"
 #include "ops/conv/conv_primitive.h"
 #include "ops/conv/impls.h"
 #include "ops/conv/job.h"
+#include "ops/conv/precision.h"
 #include "ops/conv/rows.h"
+#include "ops/conv/rows_simd.h"
 #include "ops/conv/work.h"
 #include "runtime/error.h"
 
@@ -47,38 +56,110 @@ bool in_place(const View5& v, CubeRounding rounding) {
   return v.dtype == ACL_FLOAT && rounding == CubeRounding::none && v.dense();
 }
 
-// body(i0, i1, i2, i3) for every row of a view (its last dim), the first dim spread over threads
-// when the view is large.
+// body(offset, index, n, channel) over a view in runs of n elements, strides[4] elements apart from
+// element `offset`, that are the elements index.. of the view in row-major order. A run covers the
+// trailing dims that lie in memory as one row (all of a dense view, split in pieces for the
+// threads); with by_channel it stays within one channel (dim 1), which body is told. Spread over
+// threads when the view is large.
 template <typename Body>
-void for_each_row(const View5& v, const Body& body) {
-  parallel_for(
-      v.dims[0],
-      [&](int64_t i0) {
-        for (int64_t i1 = 0; i1 < v.dims[1]; ++i1) {
-          for (int64_t i2 = 0; i2 < v.dims[2]; ++i2) {
-            for (int64_t i3 = 0; i3 < v.dims[3]; ++i3) {
-              body(i0, i1, i2, i3);
-            }
-          }
-        }
-      },
-      v.numel() >= (int64_t{1} << 16));
+void for_each_run(const View5& v, bool by_channel, const Body& body) {
+  // About this many elements make one task of a thread.
+  constexpr int64_t kTask = int64_t{1} << 15;
+  // A run covers dims first..4.
+  int first = 4;
+  int64_t run = v.dims[4];
+  while (first > (by_channel ? 2 : 0) &&
+         (v.dims[first - 1] == 1 || v.strides[first - 1] == run * v.strides[4])) {
+    --first;
+    run *= v.dims[first];
+  }
+  if (v.numel() == 0) {
+    return;
+  }
+  const bool threads = v.numel() >= (int64_t{1} << 16);
+  const int64_t runs = v.numel() / run;
+  if (runs == 1) {
+    const int64_t pieces = (run + kTask - 1) / kTask;
+    const int64_t piece = (run + pieces - 1) / pieces;
+    parallel_for(
+        pieces,
+        [&](int64_t p) {
+          const int64_t start = p * piece;
+          body(start * v.strides[4], start, std::min(piece, run - start), int64_t{0});
+        },
+        threads);
+    return;
+  }
+  // Several runs a task: the first one's indices found by division, the next ones by counting.
+  const int64_t per_task = std::max<int64_t>(1, kTask / run);
+  parallel_for((runs + per_task - 1) / per_task,
+               [&](int64_t task) {
+                 const int64_t begin = task * per_task;
+                 const int64_t end = std::min(runs, begin + per_task);
+                 int64_t index[4] = {0, 0, 0, 0};
+                 int64_t offset = 0;
+                 for (int64_t d = first - 1, r = begin; d >= 0; --d) {
+                   index[d] = r % v.dims[d];
+                   r /= v.dims[d];
+                   offset += index[d] * v.strides[d];
+                 }
+                 for (int64_t r = begin; r < end; ++r) {
+                   body(offset, r * run, run, index[1]);
+                   for (int d = first - 1; d >= 0; --d) {
+                     offset += v.strides[d];
+                     if (++index[d] < v.dims[d]) {
+                       break;
+                     }
+                     offset -= index[d] * v.strides[d];
+                     index[d] = 0;
+                   }
+                 }
+               },
+               threads);
 }
 
-int64_t row_index(const View5& v, int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
-  return ((i0 * v.dims[1] + i1) * v.dims[2] + i2) * v.dims[3] + i3;
-}
-
-char* element(const View5& v, int64_t offset) {
-  return v.data + offset * (dtype_bits(v.dtype) / 8);
-}
+int64_t element_bytes(const View5& v) { return dtype_bits(v.dtype) / 8; }
 
 // The view's elements, widened and rounded, into dense float32 at dst.
 void stage(Isa isa, const View5& v, CubeRounding rounding, float* dst) {
-  for_each_row(v, [&](int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
-    load_row(isa, element(v, v.offset(i0, i1, i2, i3, 0)), v.dtype, v.strides[4], v.dims[4],
-             rounding, dst + row_index(v, i0, i1, i2, i3) * v.dims[4]);
+  const int64_t bytes = element_bytes(v);
+  for_each_run(v, false, [&](int64_t offset, int64_t index, int64_t n, int64_t) {
+    load_row(isa, v.data + offset * bytes, v.dtype, v.strides[4], n, rounding, dst + index);
   });
+}
+
+// Whether every BF16 element of the view is zero or of magnitude >= 2^-56 (precision.h); with
+// dst, the elements are first copied there densely (and dst is scanned: a view's rows can be too
+// short for the scan's vectors).
+bool wide_bf16(const View5& v, uint16_t* dst) {
+  View5 dense;
+  dense.data = v.data;
+  dense.dtype = ACL_BF16;
+  dense.dims[4] = v.numel();
+  dense.strides[4] = 1;
+  if (dst != nullptr) {
+    for_each_run(v, false, [&](int64_t offset, int64_t index, int64_t n, int64_t) {
+      const auto* src = reinterpret_cast<const uint16_t*>(v.data) + offset;
+      for (int64_t i = 0; i < n; ++i) {
+        dst[index + i] = src[i * v.strides[4]];
+      }
+    });
+    dense.data = reinterpret_cast<char*>(dst);
+  }
+  std::atomic<bool> wide{true};
+  for_each_run(dense, false, [&](int64_t offset, int64_t, int64_t n, int64_t) {
+    if (!bf16_all_wide(reinterpret_cast<const uint16_t*>(dense.data) + offset, n)) {
+      wide.store(false, std::memory_order_relaxed);
+    }
+  });
+  return wide.load();
+}
+
+// Whether this CPU multiplies bfloat16 natively in oneDNN's convolutions.
+bool native_bf16() {
+  static const bool native = (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core_bf16) ==
+                             dnnl_cpu_isa_avx512_core_bf16;
+  return native;
 }
 
 // The dense x of problem p (cropped) at cropped into the dense full-size view `full` at out, zeros
@@ -97,12 +178,18 @@ void expand(const ConvProblem& p, const View5& full, const float* cropped, float
   }
 }
 
+// The primitives of a pass in one operand precision.
+struct Slices {
+  std::unique_ptr<ConvPrimitive> full;  // slices of slice_size samples
+  std::unique_ptr<ConvPrimitive> last;  // the last slice when it is shorter
+};
+
 // One pass of the job and how it runs.
 struct StepPlan {
   ConvStep step;
   ConvProblem problem;
-  std::unique_ptr<ConvPrimitive> full;  // slices of slice_size samples
-  std::unique_ptr<ConvPrimitive> last;  // the last slice when it is shorter
+  Slices f32;
+  Slices bf16;  // null when the pass does not read its operands as bfloat16
   int64_t slice_size = 0;
   int64_t slices = 0;
   bool zeros = false;  // an operand has no elements: the result is zeros (plus bias)
@@ -128,6 +215,17 @@ struct PerSample {
   int64_t b;
   int64_t out;
 };
+
+const char* pass_name(Pass pass) {
+  switch (pass) {
+    case Pass::forward:
+      return "forward";
+    case Pass::backward_data:
+      return "backward-data";
+    default:
+      return "backward-weights";
+  }
+}
 
 PerSample per_sample(const ConvProblem& p, Pass pass) {
   const int64_t x = p.cx * p.x[0] * p.x[1] * p.x[2];
@@ -198,21 +296,17 @@ class OnednnPlan final : public Plan {
                                                    1, std::min<int64_t>(p.n, kMaxSlices));
         sp.slice_size = (p.n + wanted - 1) / wanted;
         sp.slices = (p.n + sp.slice_size - 1) / sp.slice_size;
-        ConvProblem sliced = p;
-        sliced.n = sp.slice_size;
-        sp.full = ConvPrimitive::make(sliced, s.pass, static_cast<int>(sp.slices), why);
-        if (sp.full == nullptr) {
+        int64_t scratch = 0;
+        if (!make_slices(sp, Precision::f32, &sp.f32, &scratch, why)) {
           return nullptr;
         }
-        int64_t scratch = sp.full->scratch_bytes();
-        const int64_t rest = p.n - (sp.slices - 1) * sp.slice_size;
-        if (rest != sp.slice_size) {
-          sliced.n = rest;
-          sp.last = ConvPrimitive::make(sliced, s.pass, 1, why);
-          if (sp.last == nullptr) {
-            return nullptr;
-          }
-          scratch = std::max(scratch, sp.last->scratch_bytes());
+        std::string no_bf16;
+        if (s.a.dtype == ACL_BF16 && s.b.dtype == ACL_BF16 && s.a_rounding == CubeRounding::none &&
+            s.b_rounding == CubeRounding::none && native_bf16() &&
+            !make_slices(sp, Precision::bf16, &sp.bf16, &scratch, &no_bf16)) {
+          sp.bf16 = Slices();
+          logf(LogLevel::debug, "%s: the %s pass reads float32 operands: %s", op, pass_name(s.pass),
+               no_bf16.c_str());
         }
         sp.scratch_stride = aligned(scratch);
         sp.scratch_offset = take(sp.scratch_stride * sp.slices);
@@ -228,6 +322,31 @@ class OnednnPlan final : public Plan {
   }
 
   int64_t workspace_bytes() const { return workspace_bytes_; }
+
+  // The primitives of sp's pass in `precision` into *slices, *scratch raised to their scratch.
+  // False when oneDNN cannot make one, or would run bfloat16 operands on its reference
+  // implementation.
+  static bool make_slices(const StepPlan& sp, Precision precision, Slices* slices, int64_t* scratch,
+                          std::string* why) {
+    ConvProblem sliced = sp.problem;
+    sliced.n = sp.slice_size;
+    const int64_t rest = sp.problem.n - (sp.slices - 1) * sp.slice_size;
+    auto make = [&](std::unique_ptr<ConvPrimitive>* made, int64_t n, int slots) {
+      sliced.n = n;
+      *made = ConvPrimitive::make(sliced, sp.step.pass, precision, slots, why);
+      if (*made == nullptr) {
+        return false;
+      }
+      if (precision == Precision::bf16 && (*made)->implementation().rfind("ref", 0) == 0) {
+        *why = "oneDNN would run it on " + (*made)->implementation();
+        return false;
+      }
+      *scratch = std::max(*scratch, (*made)->scratch_bytes());
+      return true;
+    };
+    return make(&slices->full, sp.slice_size, static_cast<int>(sp.slices)) &&
+           (rest == sp.slice_size || make(&slices->last, rest, 1));
+  }
 
   aclnnStatus run(void* workspace) const override {
     char* ws = static_cast<char*>(workspace);
@@ -255,15 +374,37 @@ class OnednnPlan final : public Plan {
       stage(isa_, v, rounding, dst);
       return static_cast<const float*>(dst);
     };
+    // The operand as bfloat16 (the view itself when dense, else a copy at offset), or null when a
+    // value is too small for the bfloat16 products.
+    auto operand_bf16 = [&](const View5& v, int64_t offset) -> const void* {
+      const bool dense = v.dense();
+      auto* copy = reinterpret_cast<uint16_t*>(ws + offset);
+      if (!wide_bf16(v, dense ? nullptr : copy)) {
+        return nullptr;
+      }
+      return dense ? static_cast<const void*>(v.data) : copy;
+    };
     float* out = sp.out_in_place ? reinterpret_cast<float*>(s.out.data)
                                  : reinterpret_cast<float*>(ws + sp.out_offset);
     if (sp.zeros) {
       std::memset(out, 0, static_cast<size_t>(s.out.numel()) * 4);
     } else {
-      const float* a = operand(s.a, s.a_rounding, sp.a_in_place, sp.a_offset);
-      const float* b = operand(s.b, s.b_rounding, sp.b_in_place, sp.b_offset);
       float* target = sp.crop_out ? reinterpret_cast<float*>(ws + sp.crop_offset) : out;
-      if (!run_slices(sp, a, b, target, ws)) {
+      const void* a = nullptr;
+      const void* b = nullptr;
+      const Slices* primitives = &sp.f32;
+      if (sp.bf16.full != nullptr) {
+        a = operand_bf16(s.a, sp.a_offset);
+        b = a == nullptr ? nullptr : operand_bf16(s.b, sp.b_offset);
+        primitives = b == nullptr ? &sp.f32 : &sp.bf16;
+        logf(LogLevel::debug, "%s: the %s pass reads %s", op_, pass_name(s.pass),
+             b == nullptr ? "float32 operands: a BF16 value is under 2^-56" : "bfloat16 operands");
+      }
+      if (primitives == &sp.f32) {
+        a = operand(s.a, s.a_rounding, sp.a_in_place, sp.a_offset);
+        b = operand(s.b, s.b_rounding, sp.b_in_place, sp.b_offset);
+      }
+      if (!run_slices(sp, *primitives, a, b, target, ws)) {
         return false;
       }
       if (sp.crop_out) {
@@ -274,8 +415,12 @@ class OnednnPlan final : public Plan {
     return true;
   }
 
-  bool run_slices(const StepPlan& sp, const float* a, const float* b, float* out, char* ws) const {
+  bool run_slices(const StepPlan& sp, const Slices& primitives, const void* a, const void* b,
+                  float* out, char* ws) const {
     const PerSample each = per_sample(sp.problem, sp.step.pass);
+    const int64_t bytes = &primitives == &sp.bf16 ? 2 : 4;
+    const auto* a_bytes = static_cast<const char*>(a);
+    const auto* b_bytes = static_cast<const char*>(b);
     const bool weights = sp.step.pass == Pass::backward_weights;
     const int64_t w_numel = sp.problem.w_numel();
     auto* partials = reinterpret_cast<float*>(ws + sp.partial_offset);
@@ -284,13 +429,13 @@ class OnednnPlan final : public Plan {
         sp.slices,
         [&](int64_t slice) {
           const int64_t first = slice * sp.slice_size;
-          const bool short_last = slice == sp.slices - 1 && sp.last != nullptr;
-          const ConvPrimitive& conv = short_last ? *sp.last : *sp.full;
+          const bool short_last = slice == sp.slices - 1 && primitives.last != nullptr;
+          const ConvPrimitive& conv = short_last ? *primitives.last : *primitives.full;
           const int slot = short_last ? 0 : static_cast<int>(slice);
           float* target = weights ? (slice == 0 ? out : partials + (slice - 1) * w_numel)
                                   : out + first * each.out;
-          if (!conv.run(slot, a + first * each.a, b + first * each.b, target,
-                        ws + sp.scratch_offset + slice * sp.scratch_stride)) {
+          if (!conv.run(slot, a_bytes + first * each.a * bytes, b_bytes + first * each.b * bytes,
+                        target, ws + sp.scratch_offset + slice * sp.scratch_stride)) {
             ok.store(false, std::memory_order_relaxed);
           }
         },
@@ -321,16 +466,16 @@ class OnednnPlan final : public Plan {
     if (sp.out_in_place && !s.has_bias) {
       return;
     }
-    for_each_row(v, [&](int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
-      float* row = out + row_index(v, i0, i1, i2, i3) * v.dims[4];
+    const int64_t bytes = element_bytes(v);
+    for_each_run(v, s.has_bias, [&](int64_t offset, int64_t index, int64_t n, int64_t channel) {
+      float* row = out + index;
       if (s.has_bias) {
-        for (int64_t i = 0; i < v.dims[4]; ++i) {
-          row[i] += bias[i1];
+        for (int64_t i = 0; i < n; ++i) {
+          row[i] += bias[channel];
         }
       }
       if (!sp.out_in_place) {
-        store_row(isa_, row, v.dims[4], v.dtype, element(v, v.offset(i0, i1, i2, i3, 0)),
-                  v.strides[4]);
+        store_row(isa_, row, n, v.dtype, v.data + offset * bytes, v.strides[4]);
       }
     });
   }

@@ -33,13 +33,14 @@ dnnl_format_tag_t channel_block_tag(int ndims) {
   }
 }
 
-// dims in layout `tag` (dnnl_format_tag_any: the one the primitive chooses).
-bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, dnnl_format_tag_t tag) {
+// dims of `type` in layout `tag` (dnnl_format_tag_any: the one the primitive chooses).
+bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, dnnl_data_type_t type,
+             dnnl_format_tag_t tag) {
   dnnl_dims_t d;
   for (size_t i = 0; i < dims.size(); ++i) {
     d[i] = dims[i];
   }
-  return dnnl_memory_desc_init_by_tag(md, static_cast<int>(dims.size()), d, dnnl_f32, tag) ==
+  return dnnl_memory_desc_init_by_tag(md, static_cast<int>(dims.size()), d, type, tag) ==
          dnnl_success;
 }
 
@@ -81,7 +82,8 @@ ConvPrimitive::ConvPrimitive() : handles_(std::make_unique<Handles>()) {}
 
 ConvPrimitive::~ConvPrimitive() = default;
 
-std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pass, int slots,
+std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pass,
+                                                   Precision operands, int slots,
                                                    std::string* why) {
   // The primitive chooses its layouts (oneDNN's blocked ones run its direct kernels, which plain
   // layouts leave to im2col and GEMM); the caller's plain tensors are reordered to and from them.
@@ -90,23 +92,25 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pa
   // problems of at least kMinBlockedFlops (below, the reorders' own cost per call dominates).
   const int ndims = 2 + p.spatial;
   if (p.k_is_one() || p.flops() < kMinBlockedFlops) {
-    return make_in(p, pass, slots, plain_tag(ndims), why);
+    return make_in(p, pass, operands, slots, plain_tag(ndims), why);
   }
   // A 2-D depthwise convolution gets channel-blocked activations instead of oneDNN's choice
   // (channels last, whose transposition from the caller's layout costs more than the kernel;
   // measured), unless no direct kernel takes them there (its reference implementation would; 1-D
   // and 3-D have none).
   const bool depthwise = p.groups > 1 && p.groups == p.cx && p.cy == p.cx && p.spatial == 2;
-  if (depthwise) {
-    std::unique_ptr<ConvPrimitive> blocked = make_in(p, pass, slots, channel_block_tag(ndims), why);
+  if (depthwise || operands == Precision::bf16) {
+    std::unique_ptr<ConvPrimitive> blocked =
+        make_in(p, pass, operands, slots, channel_block_tag(ndims), why);
     if (blocked != nullptr && blocked->implementation_.rfind("ref", 0) != 0) {
       return blocked;
     }
   }
-  return make_in(p, pass, slots, dnnl_format_tag_any, why);
+  return make_in(p, pass, operands, slots, dnnl_format_tag_any, why);
 }
 
-std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass pass, int slots,
+std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass pass,
+                                                      Precision operands, int slots,
                                                       int activations, std::string* why) {
   auto fail = [why](const char* what) {
     *why = std::string("oneDNN could not ") + what;
@@ -141,12 +145,21 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass
   const auto tag = static_cast<dnnl_format_tag_t>(activations);
   const dnnl_format_tag_t plain_weights = plain_tag(static_cast<int>(w_dims.size()));
   const bool plain = tag == plain_tag(static_cast<int>(x_dims.size()));
+  const dnnl_format_tag_t w_tag = plain ? plain_weights : dnnl_format_tag_any;
+  // The operands in their precision, the result in float32: the forward convolution's tensors
+  // (also the hint of a gradient pass) and, for a gradient pass, its own.
+  const dnnl_data_type_t low = operands == Precision::bf16 ? dnnl_bf16 : dnnl_f32;
+  dnnl_memory_desc_t fx_md;
+  dnnl_memory_desc_t fw_md;
+  dnnl_memory_desc_t fy_md;
   dnnl_memory_desc_t x_md;
   dnnl_memory_desc_t w_md;
   dnnl_memory_desc_t y_md;
-  if (!make_md(&x_md, x_dims, tag) ||
-      !make_md(&w_md, w_dims, plain ? plain_weights : dnnl_format_tag_any) ||
-      !make_md(&y_md, y_dims, tag)) {
+  if (!make_md(&fx_md, x_dims, low, tag) || !make_md(&fw_md, w_dims, low, w_tag) ||
+      !make_md(&fy_md, y_dims, dnnl_f32, tag) ||
+      !make_md(&x_md, x_dims, pass == Pass::backward_data ? dnnl_f32 : low, tag) ||
+      !make_md(&w_md, w_dims, pass == Pass::backward_weights ? dnnl_f32 : low, w_tag) ||
+      !make_md(&y_md, y_dims, pass == Pass::forward ? dnnl_f32 : low, tag)) {
     return fail("describe the tensors of a convolution");
   }
   OnednnAttr attr;
@@ -163,8 +176,8 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass
     dnnl_convolution_desc_t forward;
     const dnnl_prop_kind_t kind =
         pass == Pass::forward ? dnnl_forward_inference : dnnl_forward_training;
-    if (dnnl_dilated_convolution_forward_desc_init(&forward, kind, dnnl_convolution_direct, &x_md,
-                                                   &w_md, nullptr, &y_md, strides, dilates, pad_l,
+    if (dnnl_dilated_convolution_forward_desc_init(&forward, kind, dnnl_convolution_direct, &fx_md,
+                                                   &fw_md, nullptr, &fy_md, strides, dilates, pad_l,
                                                    pad_r) != dnnl_success) {
       return fail("describe the convolution");
     }
@@ -221,8 +234,8 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass
   for (int i = 0; i < 3; ++i) {
     Handles::Operand& o = h.operands[i];
     const dnnl_memory_desc_t* chosen = dnnl_primitive_desc_query_md(pd.handle, queries[i], 0);
-    if (chosen == nullptr ||
-        !make_md(&o.user_md, *user_dims[i], plain_tag(static_cast<int>(user_dims[i]->size())))) {
+    if (chosen == nullptr || !make_md(&o.user_md, *user_dims[i], i == 2 ? dnnl_f32 : low,
+                                      plain_tag(static_cast<int>(user_dims[i]->size())))) {
       return fail("describe the layouts of a convolution");
     }
     o.inner_md = *chosen;
@@ -277,7 +290,7 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass
   return conv;
 }
 
-bool ConvPrimitive::run(int slot, const float* a, const float* b, float* out, void* scratch) const {
+bool ConvPrimitive::run(int slot, const void* a, const void* b, float* out, void* scratch) const {
   const Handles& h = *handles_;
   const Handles::Slot& s = h.slots[static_cast<size_t>(slot)];
   auto* bytes = static_cast<char*>(scratch);

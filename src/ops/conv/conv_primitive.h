@@ -1,8 +1,8 @@
-// One oneDNN convolution primitive (float32, the caller's plain row-major tensors reordered to
-// and from the layouts it chooses where that pays, user scratchpad) for one
-// pass of a plain convolution (job.h) over a batch of n samples, with the memory objects and
-// stream of the slots that run it. Planned once on one thread (core/onednn.h), so that its result
-// does not depend on the thread count.
+// One oneDNN convolution primitive (operands in float32 or bfloat16, results in float32, the
+// caller's plain row-major tensors reordered to and from the layouts it chooses where that pays,
+// user scratchpad) for one pass of a plain convolution (job.h) over a batch of n samples, with the
+// memory objects and stream of the slots that run it. Planned once on one thread (core/onednn.h),
+// so that its result does not depend on the thread count.
 #pragma once
 
 #include <cstdint>
@@ -10,16 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "core/gemm.h"
 #include "ops/conv/job.h"
 
 namespace oa::conv {
 
 class ConvPrimitive {
  public:
-  // The primitive of `pass` over problem p (p.n samples), runnable on `slots` slots at a time;
-  // null with *why set when oneDNN cannot make it.
-  static std::unique_ptr<ConvPrimitive> make(const ConvProblem& p, Pass pass, int slots,
-                                             std::string* why);
+  // The primitive of `pass` over problem p (p.n samples) reading its two operands in `operands`,
+  // runnable on `slots` slots at a time; null with *why set when oneDNN cannot make it.
+  static std::unique_ptr<ConvPrimitive> make(const ConvProblem& p, Pass pass, Precision operands,
+                                             int slots, std::string* why);
   ~ConvPrimitive();
   ConvPrimitive(const ConvPrimitive&) = delete;
   ConvPrimitive& operator=(const ConvPrimitive&) = delete;
@@ -29,17 +30,18 @@ class ConvPrimitive {
   int64_t scratch_bytes() const { return scratch_bytes_; }
   const std::string& implementation() const { return implementation_; }
 
-  // Runs on slot `slot` with dense float32 operands a and b into out (job.h's roles of the
-  // three), scratch holding scratch_bytes(). False when oneDNN fails.
-  bool run(int slot, const float* a, const float* b, float* out, void* scratch) const;
+  // Runs on slot `slot` with dense operands a and b (in the precision it was made for) into the
+  // dense float32 out (job.h's roles of the three), scratch holding scratch_bytes(). False when
+  // oneDNN fails.
+  bool run(int slot, const void* a, const void* b, float* out, void* scratch) const;
 
  private:
   struct Handles;
   ConvPrimitive();
   // make with the activations (x and y) in layout `activations`, the weights in the primitive's
   // choice (or plain with `activations` plain).
-  static std::unique_ptr<ConvPrimitive> make_in(const ConvProblem& p, Pass pass, int slots,
-                                                int activations, std::string* why);
+  static std::unique_ptr<ConvPrimitive> make_in(const ConvProblem& p, Pass pass, Precision operands,
+                                                int slots, int activations, std::string* why);
   std::unique_ptr<Handles> handles_;
   Pass pass_ = Pass::forward;
   int64_t scratch_bytes_ = 0;
