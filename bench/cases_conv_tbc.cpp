@@ -178,33 +178,47 @@ Step torch_backward(const Sizes& s, aclDataType dtype) {
 }
 #endif
 
-// oneDNN's own single-precision GEMM at the project's thread count: the ceiling of the products
-// above. Looked up at run time in the oneDNN that libopenaclnn has loaded (the harness links only
-// OpenBLAS), so that this file needs no build change.
+// oneDNN's own GEMMs at the project's thread count, single precision and bfloat16 operands with
+// float32 results: the ceilings of the products above. Looked up at run time in the oneDNN that
+// libopenaclnn has loaded (the harness links only OpenBLAS), so that this file needs no build
+// change.
 constexpr int kGemmSize = 2048;
-using Sgemm = dnnl_status_t (*)(char, char, dnnl_dim_t, dnnl_dim_t, dnnl_dim_t, float, const float*,
-                                dnnl_dim_t, const float*, dnnl_dim_t, float, float*, dnnl_dim_t);
+template <typename T>
+using Gemm = dnnl_status_t (*)(char, char, dnnl_dim_t, dnnl_dim_t, dnnl_dim_t, float, const T*,
+                               dnnl_dim_t, const T*, dnnl_dim_t, float, float*, dnnl_dim_t);
 
-Step onednn_sgemm() {
+// A = B^T = the values v(i) = (i % 13) / 13 - 0.5 and (i % 7) / 7 - 0.5 as T (bfloat16 as the
+// high half of the float32 bits).
+template <typename T>
+Step onednn_gemm(const char* symbol) {
   void* library = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_NOLOAD);
-  const auto sgemm =
-      library == nullptr ? nullptr : reinterpret_cast<Sgemm>(dlsym(library, "dnnl_sgemm"));
-  if (sgemm == nullptr) {
-    throw std::runtime_error("oneDNN's dnnl_sgemm is not loaded");
+  const auto gemm =
+      library == nullptr ? nullptr : reinterpret_cast<Gemm<T>>(dlsym(library, symbol));
+  if (gemm == nullptr) {
+    throw std::runtime_error(std::string("oneDNN's ") + symbol + " is not loaded");
   }
+  auto as_t = [](float v) {
+    if constexpr (sizeof(T) == 2) {
+      uint32_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      return static_cast<T>(bits >> 16);
+    } else {
+      return v;
+    }
+  };
   const size_t count = size_t{kGemmSize} * kGemmSize;
-  auto a = std::make_shared<std::vector<float>>(count);
-  auto b = std::make_shared<std::vector<float>>(count);
+  auto a = std::make_shared<std::vector<T>>(count);
+  auto b = std::make_shared<std::vector<T>>(count);
   auto c = std::make_shared<std::vector<float>>(count, 0.0f);
   for (size_t i = 0; i < count; ++i) {
-    (*a)[i] = static_cast<float>(i % 13) / 13 - 0.5f;
-    (*b)[i] = static_cast<float>(i % 7) / 7 - 0.5f;
+    (*a)[i] = as_t(static_cast<float>(i % 13) / 13 - 0.5f);
+    (*b)[i] = as_t(static_cast<float>(i % 7) / 7 - 0.5f);
   }
   omp_set_num_threads(thread_count());
-  return [sgemm, a, b, c] {
-    if (sgemm('N', 'N', kGemmSize, kGemmSize, kGemmSize, 1.0f, a->data(), kGemmSize, b->data(),
-              kGemmSize, 0.0f, c->data(), kGemmSize) != dnnl_success) {
-      throw std::runtime_error("dnnl_sgemm failed");
+  return [gemm, a, b, c, symbol] {
+    if (gemm('N', 'N', kGemmSize, kGemmSize, kGemmSize, 1.0f, a->data(), kGemmSize, b->data(),
+             kGemmSize, 0.0f, c->data(), kGemmSize) != dnnl_success) {
+      throw std::runtime_error(std::string(symbol) + " failed");
     }
   };
 }
@@ -226,8 +240,13 @@ Setup torch_side([[maybe_unused]] bool forward, [[maybe_unused]] const Sizes& s,
 }
 
 bool register_all() {
-  add_case(compute_bound("ceiling", "onednn_sgemm/" + std::to_string(kGemmSize),
-                         2.0 * kGemmSize * kGemmSize * kGemmSize, onednn_sgemm, nullptr));
+  const double gemm_flops = 2.0 * kGemmSize * kGemmSize * kGemmSize;
+  add_case(compute_bound(
+      "ceiling", "onednn_sgemm/" + std::to_string(kGemmSize), gemm_flops,
+      [] { return onednn_gemm<float>("dnnl_sgemm"); }, nullptr));
+  add_case(compute_bound(
+      "ceiling", "onednn_gemm_bf16/" + std::to_string(kGemmSize), gemm_flops,
+      [] { return onednn_gemm<uint16_t>("dnnl_gemm_bf16bf16f32"); }, nullptr, true));
   for (const Sizes& s : kCases) {
     const std::string name = s.name;
     std::vector<aclDataType> dtypes = {ACL_FLOAT};
@@ -241,10 +260,12 @@ bool register_all() {
       const std::string suffix = name + "/" + dtype_suffix(dtype);
       add_case(compute_bound(
           "conv_tbc", "fwd/" + suffix, product_flops(s) + bias_flops(s),
-          [s, dtype] { return ours_forward(s, dtype); }, torch_side(true, s, dtype)));
+          [s, dtype] { return ours_forward(s, dtype); }, torch_side(true, s, dtype),
+          dtype == ACL_BF16));
       add_case(compute_bound(
           "conv_tbc", "bwd/" + suffix, 2 * product_flops(s) + bias_flops(s),
-          [s, dtype] { return ours_backward(s, dtype); }, torch_side(false, s, dtype)));
+          [s, dtype] { return ours_backward(s, dtype); }, torch_side(false, s, dtype),
+          dtype == ACL_BF16));
     }
   }
   return true;

@@ -253,11 +253,13 @@ bool register_all() {
       add_case(compute_bound(
           "convolution", "fwd/" + suffix, g.product_flops() + g.bias_flops(),
           [g, dtype] { return ours_forward(g, dtype); },
-          OA_BENCH_TORCH(Setup([g, dtype] { return torch_forward(g, dtype); }))));
+          OA_BENCH_TORCH(Setup([g, dtype] { return torch_forward(g, dtype); })),
+          dtype == ACL_BF16));
       add_case(compute_bound(
           "convolution", "bwd/" + suffix, 2 * g.product_flops() + g.bias_flops(),
           [g, dtype] { return ours_backward(g, dtype); },
-          OA_BENCH_TORCH(Setup([g, dtype] { return torch_backward(g, dtype); }))));
+          OA_BENCH_TORCH(Setup([g, dtype] { return torch_backward(g, dtype); })),
+          dtype == ACL_BF16));
     }
   }
   return true;

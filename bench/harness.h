@@ -44,12 +44,17 @@ struct Case {
   Traffic traffic;  // memory-bound cases; empty for compute-bound ones
   Setup ours;       // openaclnn
   Setup torch;      // PyTorch's CPU op; empty when it has none or PyTorch is not built in
+  // Compute-bound: the case multiplies BF16 operands, which it may do with bfloat16 products, so
+  // the faster of the float32 and the bfloat16 GEMM rates bounds it. On a GEMM ceiling: it is the
+  // bfloat16 one.
+  bool bf16_products;
 };
 
 // A memory-bound case: its work is its traffic's bytes.
 Case memory_bound(std::string group, std::string name, Traffic traffic, Setup ours, Setup torch);
 // A compute-bound case doing `flops` floating-point operations per step.
-Case compute_bound(std::string group, std::string name, double flops, Setup ours, Setup torch);
+Case compute_bound(std::string group, std::string name, double flops, Setup ours, Setup torch,
+                   bool bf16_products = false);
 
 // Registers a case. Returns true, so that it can initialize a namespace-scope constant.
 bool add_case(Case c);

@@ -89,13 +89,14 @@ double Traffic::bytes() const {
 
 Case memory_bound(std::string group, std::string name, Traffic traffic, Setup ours, Setup torch) {
   const double work = traffic.bytes();
-  return {std::move(group),   std::move(name), Bound::memory,   work,
-          std::move(traffic), std::move(ours), std::move(torch)};
+  return {std::move(group),   std::move(name), Bound::memory,    work,
+          std::move(traffic), std::move(ours), std::move(torch), false};
 }
 
-Case compute_bound(std::string group, std::string name, double flops, Setup ours, Setup torch) {
-  return {std::move(group), std::move(name), Bound::compute,  flops,
-          Traffic{},        std::move(ours), std::move(torch)};
+Case compute_bound(std::string group, std::string name, double flops, Setup ours, Setup torch,
+                   bool bf16_products) {
+  return {std::move(group), std::move(name), Bound::compute,   flops,
+          Traffic{},        std::move(ours), std::move(torch), bf16_products};
 }
 
 bool add_case(Case c) {

@@ -141,14 +141,19 @@ SummaryReporter::Outcome SummaryReporter::outcome(const Case& c, Side side) cons
 }
 
 std::vector<SummaryReporter::Row> SummaryReporter::rows() const {
-  // The first GEMM ceiling in run order is the one compute-bound cases are compared with.
-  const Case* gemm = nullptr;
-  std::optional<double> gemm_rate;
+  // The first float32 GEMM ceiling in run order is the one compute-bound cases are compared
+  // with; a case with bfloat16 products takes the first bfloat16 one instead when it is faster.
+  struct Gemm {
+    const Case* c = nullptr;
+    double rate = 0;
+  };
+  Gemm f32;
+  Gemm bf16;
   for (const Case& c : cases()) {
     const std::optional<double> rate = outcome(c, Side::ours).rate;
-    if (is_ceiling(c) && c.bound == Bound::compute && rate && gemm == nullptr) {
-      gemm = &c;
-      gemm_rate = rate;
+    Gemm& gemm = c.bf16_products ? bf16 : f32;
+    if (is_ceiling(c) && c.bound == Bound::compute && rate && gemm.c == nullptr) {
+      gemm = {&c, *rate};
     }
   }
   std::vector<Row> all;
@@ -180,10 +185,13 @@ std::vector<SummaryReporter::Row> SummaryReporter::rows() const {
           row.ceiling_case = full_name(c) + "/" + side_name(side);
         }
       }
-    } else if (gemm != nullptr) {
-      row.ceiling = gemm_rate;
-      row.ceiling_kind = "gemm";
-      row.ceiling_case = full_name(*gemm);
+    } else {
+      const Gemm& gemm = c.bf16_products && bf16.rate > f32.rate ? bf16 : f32;
+      if (gemm.c != nullptr) {
+        row.ceiling = gemm.rate;
+        row.ceiling_kind = "gemm";
+        row.ceiling_case = full_name(*gemm.c);
+      }
     }
     all.push_back(row);
   }

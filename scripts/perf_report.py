@@ -123,7 +123,7 @@ def markdown(summary, bench_readme, chart, analysis):
         '| in-run ceiling | kind | rate | unit |',
         '|---|---|---:|---|',
     ]
-    # Only the first GEMM ceiling is what the GEMM-bound cases' percentages use; say which.
+    # Say which GEMM ceilings the GEMM-bound cases' percentages use.
     used = {case['ceiling_case'] for case in summary['cases']}
     for ceiling in summary['ceilings']:
         kind = ceiling['kind'] + (' (the GEMM-bound % columns)' if ceiling['case'] in used
