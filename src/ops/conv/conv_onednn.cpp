@@ -180,6 +180,7 @@ void expand(const ConvProblem& p, const View5& full, const float* cropped, float
 
 // The primitives of a pass in one operand precision.
 struct Slices {
+  Precision precision = Precision::f32;
   std::unique_ptr<ConvPrimitive> full;  // slices of slice_size samples
   std::unique_ptr<ConvPrimitive> last;  // the last slice when it is shorter
 };
@@ -328,6 +329,7 @@ class OnednnPlan final : public Plan {
   // implementation.
   static bool make_slices(const StepPlan& sp, Precision precision, Slices* slices, int64_t* scratch,
                           std::string* why) {
+    slices->precision = precision;
     ConvProblem sliced = sp.problem;
     sliced.n = sp.slice_size;
     const int64_t rest = sp.problem.n - (sp.slices - 1) * sp.slice_size;
@@ -418,7 +420,7 @@ class OnednnPlan final : public Plan {
   bool run_slices(const StepPlan& sp, const Slices& primitives, const void* a, const void* b,
                   float* out, char* ws) const {
     const PerSample each = per_sample(sp.problem, sp.step.pass);
-    const int64_t bytes = &primitives == &sp.bf16 ? 2 : 4;
+    const int64_t bytes = operand_bytes(primitives.precision);
     const auto* a_bytes = static_cast<const char*>(a);
     const auto* b_bytes = static_cast<const char*>(b);
     const bool weights = sp.step.pass == Pass::backward_weights;
