@@ -197,8 +197,9 @@ struct StepPlan {
   bool a_in_place = false;
   bool b_in_place = false;
   bool out_in_place = false;
-  // The transposed outputPadding past the right padding: the primitive's x is cropped to the
-  // elements a tap reaches (oneDNN takes no negative padding); the rest of a cropped output is 0.
+  // A right padding of stride or more below zero (a transposed outputPadding of stride or more,
+  // which the dilation allows): the primitive's x is cropped to the elements a tap reaches (oneDNN
+  // takes a right padding down to 1 - stride, no lower); the rest of a cropped output is 0.
   bool crop_out = false;
   int64_t crop_offset = 0;
   int64_t a_offset = 0;
@@ -261,7 +262,7 @@ class OnednnPlan final : public Plan {
       bool crop = false;
       for (int d = 0; d < 3; ++d) {
         const int64_t pad_r = p.pad_r(d);
-        if (pad_r < 0) {
+        if (pad_r + p.stride[d] <= 0) {
           p.x[d] = std::max<int64_t>(p.x[d] + pad_r, 0);
           crop = true;
         }
