@@ -178,6 +178,30 @@ void expand(const ConvProblem& p, const View5& full, const float* cropped, float
   }
 }
 
+// x of a problem whose depth (spatial dim 0) holds `front` and `back` padding planes, from the
+// dense x without them at dense into out: each (sample, channel) block of planes between zeros.
+void pad_depth(const ConvProblem& padded, int64_t front, int64_t back, const float* dense,
+               float* out) {
+  const int64_t plane = padded.x[1] * padded.x[2];
+  const int64_t depth = padded.x[0] - front - back;
+  parallel_for(
+      padded.n * padded.cx,
+      [&](int64_t r) {
+        float* block = out + r * padded.x[0] * plane;
+        std::memset(block, 0, static_cast<size_t>(front * plane) * 4);
+        std::memcpy(block + front * plane, dense + r * depth * plane,
+                    static_cast<size_t>(depth * plane) * 4);
+        std::memset(block + (front + depth) * plane, 0, static_cast<size_t>(back * plane) * 4);
+      },
+      padded.x_numel() >= (int64_t{1} << 16));
+}
+
+// Whether oneDNN runs a primitive on a direct kernel: not im2col and GEMM, not its reference.
+bool direct(const ConvPrimitive& conv) {
+  const std::string& name = conv.implementation();
+  return name.find("gemm") == std::string::npos && name.rfind("ref", 0) != 0;
+}
+
 // The primitives of a pass in one operand precision.
 struct Slices {
   Precision precision = Precision::f32;
@@ -202,6 +226,12 @@ struct StepPlan {
   // takes a right padding down to 1 - stride, no lower); the rest of a cropped output is 0.
   bool crop_out = false;
   int64_t crop_offset = 0;
+  // A 3-D weight gradient with depth padding, which oneDNN's direct AVX2 kernel does not take (it
+  // runs im2col and GEMM instead): the primitive's x holds that padding as planes of zeros, front
+  // of them before and back after the planes of each (sample, channel), copied at padded_offset.
+  int64_t depth_front = 0;
+  int64_t depth_back = 0;
+  int64_t padded_offset = 0;
   int64_t a_offset = 0;
   int64_t b_offset = 0;
   int64_t out_offset = 0;
@@ -302,6 +332,11 @@ class OnednnPlan final : public Plan {
         if (!make_slices(sp, Precision::f32, &sp.f32, &scratch, why)) {
           return nullptr;
         }
+        pad_depth_if_direct(&sp, &scratch);
+        if (sp.depth_front + sp.depth_back > 0) {
+          sp.padded_offset = take(p.x_numel() * 4);
+          logf(LogLevel::debug, "%s: the backward-weights pass reads x with its depth padding", op);
+        }
         std::string no_bf16;
         if (s.a.dtype == ACL_BF16 && s.b.dtype == ACL_BF16 && s.a_rounding == CubeRounding::none &&
             s.b_rounding == CubeRounding::none && native_bf16() &&
@@ -324,6 +359,39 @@ class OnednnPlan final : public Plan {
   }
 
   int64_t workspace_bytes() const { return workspace_bytes_; }
+
+  // A 3-D weight gradient with depth padding whose float32 primitive is not direct takes the
+  // problem with that padding as planes of x instead, when oneDNN runs that one on a direct kernel
+  // (on the AVX2 host: case e's backward 1.13x -> 1.57x PyTorch, docs/perf/conv.md). Not where the
+  // CPU has AVX512-BF16, whose bfloat16 primitives would need the padded x in bfloat16 too.
+  // *scratch is raised to the new primitives' scratch.
+  static void pad_depth_if_direct(StepPlan* sp, int64_t* scratch) {
+    const ConvProblem& p = sp->problem;
+    const int64_t front = p.pad_l[0];
+    const int64_t back = std::max<int64_t>(p.pad_r(0), 0);
+    if (sp->step.pass != Pass::backward_weights || p.spatial != 3 || front + back == 0 ||
+        direct(*sp->f32.full) || native_bf16()) {
+      return;
+    }
+    StepPlan padded;
+    padded.step = sp->step;
+    padded.problem = p;
+    padded.problem.x[0] += front + back;
+    padded.problem.pad_l[0] = 0;
+    padded.slice_size = sp->slice_size;
+    padded.slices = sp->slices;
+    int64_t padded_scratch = 0;
+    std::string why_not;
+    if (!make_slices(padded, Precision::f32, &padded.f32, &padded_scratch, &why_not) ||
+        !direct(*padded.f32.full)) {
+      return;
+    }
+    sp->problem = padded.problem;
+    sp->f32 = std::move(padded.f32);
+    sp->depth_front = front;
+    sp->depth_back = back;
+    *scratch = std::max(*scratch, padded_scratch);
+  }
 
   // The primitives of sp's pass in `precision` into *slices, *scratch raised to their scratch.
   // False when oneDNN cannot make one, or would run bfloat16 operands on its reference
@@ -406,6 +474,12 @@ class OnednnPlan final : public Plan {
       if (primitives == &sp.f32) {
         a = operand(s.a, s.a_rounding, sp.a_in_place, sp.a_offset);
         b = operand(s.b, s.b_rounding, sp.b_in_place, sp.b_offset);
+        if (sp.depth_front + sp.depth_back > 0) {
+          auto* padded = reinterpret_cast<float*>(ws + sp.padded_offset);
+          pad_depth(sp.problem, sp.depth_front, sp.depth_back, static_cast<const float*>(a),
+                    padded);
+          a = padded;
+        }
       }
       if (!run_slices(sp, *primitives, a, b, target, ws)) {
         return false;

@@ -142,5 +142,37 @@ TEST(ConvolutionRandom, RightPaddingBelowZeroMatchesReference) {
   }
 }
 
+// 3-D weight gradients with depth padding, large enough for blocked layouts: on a CPU without
+// AVX512-BF16 oneDNN's direct kernel takes them only with the padding as planes of zeros in x
+// (conv_onednn.cpp). Depth padding 1 on both ends, 2 in front and 1 behind (stride 2), 1 in front
+// and none behind (stride 3, whose last plane no tap reaches), and 3 input channels; every
+// gradient, and gradWeight alone.
+TEST(ConvolutionRandom, DepthPaddedWeightGradientMatchesReference) {
+  const oa::OpDef& backward = *oa::find_definition("ConvolutionBackward");
+  std::mt19937_64 rng(26005);
+  struct Depth {
+    int64_t in, pad, stride, cin;
+  };
+  for (const Depth& depth :
+       {Depth{9, 1, 1, 16}, Depth{10, 2, 2, 16}, Depth{9, 1, 3, 16}, Depth{9, 1, 1, 3}}) {
+    Geometry g;
+    g.spatial = 3;
+    g.n = 2;
+    g.cin = depth.cin;
+    g.cout = 16;
+    for (int d = 0; d < 3; ++d) {
+      g.in[d] = d == 0 ? depth.in : 16;
+      g.k[d] = 3;
+      g.pad[d] = d == 0 ? depth.pad : 1;
+    }
+    g.stride[0] = depth.stride;
+    for (const std::vector<bool>& mask :
+         {std::vector<bool>{true, true, true}, std::vector<bool>{false, true, false}}) {
+      run_case(backward, backward_spec(g, Dtypes{}, mask, 0, false), &rng,
+               "backward " + g.describe());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace conv_test
