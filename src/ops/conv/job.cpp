@@ -1,6 +1,7 @@
 #include "ops/conv/job.h"
 
 #include "base/dtype.h"
+#include "base/parallel.h"
 #include "core/convert.h"
 #include "core/lists.h"
 #include "core/tensor.h"
@@ -50,21 +51,32 @@ CubeRounding operand_rounding(aclDataType dtype, int64_t cube_math_type) {
   return cube_rounding(dtype, cube_math_type);
 }
 
+namespace {
+
+// Below this many gradOutput elements the sums are too short to pay for waking threads.
+constexpr int64_t kParallelElements = int64_t{1} << 16;
+
+}  // namespace
+
 void store_grad_bias(const ConvJob& job) {
   const View5& g = job.grad_output;
-  for (int64_t c = 0; c < g.dims[1]; ++c) {
-    double sum = 0;
-    for (int64_t n = 0; n < g.dims[0]; ++n) {
-      for (int64_t i2 = 0; i2 < g.dims[2]; ++i2) {
-        for (int64_t i3 = 0; i3 < g.dims[3]; ++i3) {
-          for (int64_t i4 = 0; i4 < g.dims[4]; ++i4) {
-            sum += load_float(g.dtype, g.data, g.offset(n, c, i2, i3, i4));
+  // A channel a task: each sum keeps its order, so the threads change no bit.
+  parallel_for(
+      g.dims[1],
+      [&](int64_t c) {
+        double sum = 0;
+        for (int64_t n = 0; n < g.dims[0]; ++n) {
+          for (int64_t i2 = 0; i2 < g.dims[2]; ++i2) {
+            for (int64_t i3 = 0; i3 < g.dims[3]; ++i3) {
+              for (int64_t i4 = 0; i4 < g.dims[4]; ++i4) {
+                sum += load_float(g.dtype, g.data, g.offset(n, c, i2, i3, i4));
+              }
+            }
           }
         }
-      }
-    }
-    store_result(job.grad_bias.dtype, sum, job.grad_bias.data, c * job.grad_bias.strides[1]);
-  }
+        store_result(job.grad_bias.dtype, sum, job.grad_bias.data, c * job.grad_bias.strides[1]);
+      },
+      g.numel() >= kParallelElements);
 }
 
 namespace {
