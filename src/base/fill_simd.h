@@ -1,15 +1,13 @@
 // Filling and copying memory, with plain or with streaming (non-temporal) stores.
 // Streaming stores write whole cache lines without reading them first but leave nothing in cache:
 // they pay off when the output would not be in cache anyway by the time it is used again. What
-// decides that is everything a launch touches, not its output alone. Measured (in-process A/B,
-// docs/perf/runtime.md): on a 2-core EPYC VM whose 32 MiB last-level cache is shared
-// with other machines, plain stores filled 8-16 MiB 1.0-1.7x faster, streaming stores 20-48 MiB
-// 1.6-3x faster, and pooling backward launches touching 18-32 MiB ran 1.4-2.4x faster streamed,
-// while one touching 16 MiB ran 1.6x slower. On a Zen 5 server with that cache to itself, plain
-// stores were 1.0-1.3x faster up to 32 MiB and streaming stores faster from 48 MiB, so launches
-// of 17-32 MiB may lose up to that much there. The rule is fixed (never learned from the times of
-// earlier launches), the same in tests and in use. The bytes written are the same either way, so
-// OPENACLNN_CPU_ISA=scalar does not change the choice.
+// decides that is everything a launch touches, not its output alone. How much of a 32 MiB
+// last-level cache a launch keeps depends on what the host's other machines do with it
+// (docs/perf/runtime.md): on the 2-core AVX2 EPYC VM plain stores filled 16-32 MiB 1.2-3.4x
+// faster than streaming ones on one day and 20-32 MiB 1.6-2.7x slower on another; on a Zen 5 VM
+// plain stores were faster up to 32 MiB. The rule is fixed at the cache size (never learned from
+// the times of earlier launches), the same in tests and in use. The bytes written are the same
+// either way, so OPENACLNN_CPU_ISA=scalar does not change the choice.
 #pragma once
 
 #include <cstdint>
@@ -17,9 +15,8 @@
 namespace oa::simd {
 
 // A launch that reads and writes more than this many bytes in all counts as too large for its
-// output to stay in cache until it is used again: just over half a 32 MiB last-level cache, the
-// crossover on the VM above.
-inline constexpr int64_t kCachedBytes = int64_t{17} << 20;
+// output to stay in cache until it is used again: the 32 MiB last-level cache of the VMs above.
+inline constexpr int64_t kCachedBytes = int64_t{32} << 20;
 
 // Whether a launch that reads and writes `touched_bytes` in all should write its output with
 // streaming stores.

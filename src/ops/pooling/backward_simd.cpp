@@ -57,7 +57,7 @@ constexpr int64_t kMaxStreamedPlaneSums = int64_t{1} << 20;
 // kh rows is zeroed and takes each output by a store, all in L1 or L2, where the sparse sums store
 // channel by channel all over the sample. In-process A/B against the sums, bfloat16: 32x64x56x56 to
 // 7x7 1.6-2.1x, to 14x14 2.7-4.2x, 8x64x64x64 to 16x16 2.3-3.1x, 64x64x56x56 to 7x7 (streamed)
-// 2.8-3x; float32 under 17 MiB 0.9-1.2x (noise). Float32 launches that stream keep their streamed
+// 2.8-3x; float32 stored plainly 0.9-1.2x (noise). Float32 launches that stream keep their streamed
 // sums: bands built in the workspace and streamed out ran 0.6-0.7x those. A band is built in the
 // workspace only while it stays in an L2 cache:
 constexpr int64_t kMaxStreamedBandBytes = int64_t{256} << 10;
