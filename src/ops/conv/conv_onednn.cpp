@@ -427,7 +427,7 @@ class OnednnPlan final : public Plan {
       }
     }
     if (job_.has_grad_bias) {
-      store_grad_bias(job_);
+      store_grad_bias_lanes(job_, isa_);
     }
     return ACLNN_SUCCESS;
   }

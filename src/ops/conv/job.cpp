@@ -1,11 +1,14 @@
 #include "ops/conv/job.h"
 
+#include <algorithm>
+
 #include "base/dtype.h"
 #include "base/parallel.h"
 #include "core/convert.h"
 #include "core/lists.h"
 #include "core/tensor.h"
 #include "ops/conv/round_once.h"
+#include "ops/conv/rows_simd.h"
 
 namespace oa::conv {
 
@@ -73,6 +76,49 @@ void store_grad_bias(const ConvJob& job) {
               }
             }
           }
+        }
+        store_result(job.grad_bias.dtype, sum, job.grad_bias.data, c * job.grad_bias.strides[1]);
+      },
+      g.numel() >= kParallelElements);
+}
+
+void store_grad_bias_lanes(const ConvJob& job, Isa isa) {
+  const View5& g = job.grad_output;
+  // Runs over the trailing dims that are contiguous with each other (dims first..4).
+  int first = 4;
+  int64_t run = g.dims[4];
+  while (first > 2 && (g.dims[first - 1] == 1 || g.strides[first - 1] == run * g.strides[4])) {
+    --first;
+    run *= g.dims[first];
+  }
+  int64_t runs = g.dims[0];
+  for (int d = 2; d < first; ++d) {
+    runs *= g.dims[d];
+  }
+  const int64_t bytes = dtype_bits(g.dtype) / 8;
+  parallel_for(
+      g.dims[1],
+      [&](int64_t c) {
+        double lanes[kGradBiasLanes] = {};
+        float values[kGradBiasLanes];
+        for (int64_t r = 0; r < runs; ++r) {
+          int64_t offset = c * g.strides[1];
+          int64_t rest = r;
+          for (int d = first - 1; d >= 2; --d) {
+            offset += rest % g.dims[d] * g.strides[d];
+            rest /= g.dims[d];
+          }
+          offset += rest * g.strides[0];
+          for (int64_t start = 0; start < run; start += kGradBiasLanes) {
+            const int64_t count = std::min(kGradBiasLanes, run - start);
+            load_floats(isa, g.dtype, g.data + (offset + start * g.strides[4]) * bytes,
+                        g.strides[4], count, values);
+            add_floats(values, count, lanes);
+          }
+        }
+        double sum = 0;
+        for (double lane : lanes) {
+          sum += lane;
         }
         store_result(job.grad_bias.dtype, sum, job.grad_bias.data, c * job.grad_bias.strides[1]);
       },

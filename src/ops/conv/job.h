@@ -10,6 +10,7 @@
 
 #include "acl/acl_base.h"
 #include "core/cube_math.h"
+#include "core/isa.h"
 #include "core/op/definition.h"
 #include "ops/conv/geometry.h"
 
@@ -66,8 +67,15 @@ struct ConvJob {
 CubeRounding operand_rounding(aclDataType dtype, int64_t cube_math_type);
 
 // job.grad_bias = its sums, each over channel c of grad_output in row-major order in float64,
-// rounded once (round_once.h). The one bias gradient of both implementations.
+// rounded once (round_once.h). The reference's bias gradient.
 void store_grad_bias(const ConvJob& job);
+
+// The same sums, each in kGradBiasLanes float64 partial sums (element i of a run of evenly spaced
+// elements into partial i mod kGradBiasLanes, the partials then added in order) so that the adds
+// do not wait on each other: the oneDNN implementation's bias gradient. The same bits for any
+// thread count and SIMD target.
+constexpr int64_t kGradBiasLanes = 256;
+void store_grad_bias_lanes(const ConvJob& job, Isa isa);
 
 // aclnnConvolution and aclnnConvDepthwise2d: nothing when input, weight or output is empty.
 ConvJob forward_job(const Call& call);

@@ -174,5 +174,37 @@ TEST(ConvolutionRandom, DepthPaddedWeightGradientMatchesReference) {
   }
 }
 
+// gradBias alone over runs of gradOutput longer than the oneDNN implementation's partial sums
+// (job.h: kGradBiasLanes) and not a multiple of them: dense (a sample's plane one run of 740),
+// every other element (one run at a stride of 2), and a gap after each row (rows of 37 as runs);
+// FLOAT and BF16.
+TEST(ConvolutionRandom, GradBiasOverLongRunsMatchesReference) {
+  const oa::OpDef& def = *oa::find_definition("ConvolutionBackward");
+  std::mt19937_64 rng(26006);
+  constexpr int64_t kC = 5;
+  constexpr int64_t kH = 20;
+  constexpr int64_t kW = 37;
+  Geometry g;
+  g.n = 3;
+  g.cin = 4;
+  g.cout = kC;
+  g.in[0] = kH;
+  g.in[1] = kW;
+  const std::vector<Shape> layouts = {{},
+                                      {kC * kH * kW * 2, kH * kW * 2, kW * 2, 2},
+                                      {kC * kH * (kW + 3), kH * (kW + 3), kW + 3, 1}};
+  const int grad_output = def.param_index("gradOutput");
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    for (const Shape& strides : layouts) {
+      oa::CallSpec spec =
+          backward_spec(g, Dtypes{dtype, dtype, dtype, dtype}, {false, false, true}, 0, false);
+      spec.args[static_cast<size_t>(grad_output)].tensor.strides = strides;
+      run_case(def, spec, &rng,
+               "gradBias " + g.describe() + " gradOutput strides " +
+                   std::to_string(strides.empty() ? 0 : strides[3]));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace conv_test
