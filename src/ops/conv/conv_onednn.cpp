@@ -65,14 +65,8 @@ template <typename Body>
 void for_each_run(const View5& v, bool by_channel, const Body& body) {
   // About this many elements make one task of a thread.
   constexpr int64_t kTask = int64_t{1} << 15;
-  // A run covers dims first..4.
-  int first = 4;
-  int64_t run = v.dims[4];
-  while (first > (by_channel ? 2 : 0) &&
-         (v.dims[first - 1] == 1 || v.strides[first - 1] == run * v.strides[4])) {
-    --first;
-    run *= v.dims[first];
-  }
+  int64_t run = 0;
+  const int first = v.trailing_run(by_channel ? 2 : 0, &run);  // a run covers dims first..4
   if (v.numel() == 0) {
     return;
   }

@@ -23,6 +23,16 @@ bool View5::dense() const {
   return true;
 }
 
+int View5::trailing_run(int lowest, int64_t* run) const {
+  int first = 4;
+  *run = dims[4];
+  while (first > lowest && (dims[first - 1] == 1 || strides[first - 1] == *run * strides[4])) {
+    --first;
+    *run *= dims[first];
+  }
+  return first;
+}
+
 View5 view5(const aclTensor& tensor) {
   View5 v;
   v.dtype = tensor.dtype;
@@ -84,13 +94,8 @@ void store_grad_bias(const ConvJob& job) {
 
 void store_grad_bias_lanes(const ConvJob& job, Isa isa) {
   const View5& g = job.grad_output;
-  // Runs over the trailing dims that are contiguous with each other (dims first..4).
-  int first = 4;
-  int64_t run = g.dims[4];
-  while (first > 2 && (g.dims[first - 1] == 1 || g.strides[first - 1] == run * g.strides[4])) {
-    --first;
-    run *= g.dims[first];
-  }
+  int64_t run = 0;
+  const int first = g.trailing_run(2, &run);  // runs over dims first..4, within a channel
   int64_t runs = g.dims[0];
   for (int d = 2; d < first; ++d) {
     runs *= g.dims[d];

@@ -28,6 +28,9 @@ struct View5 {
   }
   // Row-major and contiguous (dims of size 1 aside).
   bool dense() const;
+  // The trailing dims, none below `lowest`, whose elements lie evenly spaced (strides[4] apart) as
+  // one run: returns the first of them, and their element count in *run.
+  int trailing_run(int lowest, int64_t* run) const;
 };
 
 View5 view5(const aclTensor& tensor);
