@@ -64,8 +64,11 @@ bool view_in_device_memory(const aclTensor& tensor, std::string* why) {
                static_cast<long long>(region.base - start), static_cast<long long>(tensor.offset));
     return false;
   }
+  if (region.kind != MemoryKind::device || start - region.base >= region.size) {
+    region = find_region(reinterpret_cast<const void*>(start));  // the view starts elsewhere
+  }
   std::string detail;
-  if (!device_range_ok(reinterpret_cast<const void*>(start),
+  if (!range_in_region(region, reinterpret_cast<const void*>(start),
                        static_cast<size_t>(range.end - range.begin), &detail)) {
     *why = format("needs bytes [%lld, %lld) from its data pointer, which %s",
                   static_cast<long long>(range.begin), static_cast<long long>(range.end),
@@ -80,17 +83,20 @@ bool same_view(const aclTensor& a, const aclTensor& b) {
          a.dtype == b.dtype;
 }
 
-bool views_overlap(const aclTensor& a, const aclTensor& b) {
-  ByteRange ra;
-  ByteRange rb;
-  if (numel(a) == 0 || numel(b) == 0 || !byte_range(a, &ra) || !byte_range(b, &rb)) {
+bool address_range(const aclTensor& tensor, AddressRange* range) {
+  ByteRange bytes;
+  if (numel(tensor) == 0 || !byte_range(tensor, &bytes)) {
     return false;
   }
-  auto a_begin = reinterpret_cast<intptr_t>(a.data) + ra.begin;
-  auto b_begin = reinterpret_cast<intptr_t>(b.data) + rb.begin;
-  auto a_end = reinterpret_cast<intptr_t>(a.data) + ra.end;
-  auto b_end = reinterpret_cast<intptr_t>(b.data) + rb.end;
-  return a_begin < b_end && b_begin < a_end;
+  range->begin = reinterpret_cast<intptr_t>(tensor.data) + bytes.begin;
+  range->end = reinterpret_cast<intptr_t>(tensor.data) + bytes.end;
+  return true;
+}
+
+bool views_overlap(const aclTensor& a, const aclTensor& b) {
+  AddressRange ra;
+  AddressRange rb;
+  return address_range(a, &ra) && address_range(b, &rb) && ranges_intersect(ra, rb);
 }
 
 bool view_self_overlaps(const aclTensor& tensor) {

@@ -42,6 +42,17 @@ bool view_in_device_memory(const aclTensor& tensor, std::string* why);
 // Same pointer, offset, shape, strides and dtype: the exact in-place case.
 bool same_view(const aclTensor& a, const aclTensor& b);
 
+// The addresses [begin, end) a view touches; false for an empty view or one whose byte range
+// overflows (byte_range), which overlap nothing.
+struct AddressRange {
+  intptr_t begin = 0;
+  intptr_t end = 0;
+};
+bool address_range(const aclTensor& tensor, AddressRange* range);
+inline bool ranges_intersect(const AddressRange& a, const AddressRange& b) {
+  return a.begin < b.end && b.begin < a.end;
+}
+
 // Whether the byte ranges of two non-empty views intersect. Conservative: two interleaved views
 // that share a range but no element (even and odd elements of one buffer) count as overlapping.
 bool views_overlap(const aclTensor& a, const aclTensor& b);

@@ -323,7 +323,10 @@ bool region_is_live(uintptr_t base, uint64_t id) {
 }
 
 bool device_range_ok(const void* begin, size_t bytes, std::string* why) {
-  Region region = find_region(begin);
+  return range_in_region(find_region(begin), begin, bytes, why);
+}
+
+bool range_in_region(const Region& region, const void* begin, size_t bytes, std::string* why) {
   if (region.kind != MemoryKind::device) {
     *why = region.kind == MemoryKind::host
                ? "is host memory from aclrtMallocHost, not device memory"

@@ -32,4 +32,8 @@ bool region_is_live(uintptr_t base, uint64_t id);
 // range is inside when begin is inside a live device allocation (callers skip empty views).
 bool device_range_ok(const void* begin, size_t bytes, std::string* why);
 
+// device_range_ok with the allocation containing begin already found: region is
+// find_region(begin).
+bool range_in_region(const Region& region, const void* begin, size_t bytes, std::string* why);
+
 }  // namespace oa

@@ -24,18 +24,14 @@ std::vector<const OpDef*>& registry() {
 thread_local int t_failed_check = -1;
 thread_local std::string t_chosen_impl;
 
-// The implementations in the order they are tried: the one named `forced` (OPENACLNN_IMPL, may be
-// null) first.
-std::vector<const Impl*> impl_order(const OpDef& def, const char* forced) {
-  std::vector<const Impl*> order;
+// The implementation named `forced` (OPENACLNN_IMPL, may be null), or null if there is none.
+const Impl* forced_impl(const OpDef& def, const char* forced) {
   for (const Impl& impl : def.impls) {
     if (forced != nullptr && impl.name == forced) {
-      order.insert(order.begin(), &impl);
-    } else {
-      order.push_back(&impl);
+      return &impl;
     }
   }
-  return order;
+  return nullptr;
 }
 
 // Every handle the call received is live (made by its aclCreate* and not destroyed since): a
@@ -151,10 +147,15 @@ aclnnStatus plan_op(const OpDef& def, std::vector<Arg> args, uint64_t* workspace
                  workspace_size == nullptr ? "workspaceSize" : "executor");
   }
   std::string skipped;
-  const char* forced_impl = std::getenv("OPENACLNN_IMPL");
-  for (const Impl* impl : impl_order(def, forced_impl)) {
+  // The forced implementation first, then the list in order.
+  const Impl* const forced_one = forced_impl(def, std::getenv("OPENACLNN_IMPL"));
+  for (size_t k = 0; k <= def.impls.size(); ++k) {
+    const Impl* impl = k == 0 ? forced_one : &def.impls[k - 1];
+    if (impl == nullptr || (k > 0 && impl == forced_one)) {
+      continue;
+    }
     std::string why_not;
-    const bool forced = forced_impl != nullptr && impl->name == forced_impl;
+    const bool forced = impl == forced_one;
     if ((impl->applies && !impl->applies(call, &why_not)) ||
         (!forced && impl->pays && !impl->pays(call, &why_not))) {
       skipped += "; skipped '" + impl->name + "': " + why_not;

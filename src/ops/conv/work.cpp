@@ -15,6 +15,7 @@ void RowLoops::add(int id, int64_t rows, int64_t row_floats) {
     return;
   }
   const int64_t step = rows_per_piece(row_floats);
+  loops_.reserve(kLoopsReserved);
   loops_.push_back({id, rows, step, pieces_});
   pieces_ += (rows + step - 1) / step;
   floats_ += rows * std::max<int64_t>(row_floats, 1);

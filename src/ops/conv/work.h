@@ -2,6 +2,7 @@
 // the problem alone, never from the thread count, and no result depends on it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +31,7 @@ class RowLoops {
     int64_t step;
     int64_t first_piece;
   };
+  static constexpr size_t kLoopsReserved = 8;  // more than any plan adds: one allocation
   std::vector<Loop> loops_;
   int64_t pieces_ = 0;
   int64_t floats_ = 0;
