@@ -18,6 +18,9 @@
 // sample's result in exactly one slice, so nothing depends on which thread ran it. The weight
 // pass gives each slice its own partial gradient and sums the partials in slice order. The
 // results therefore have the same bits for any thread count.
+//
+// The two passes of a backward read one operand alike (gradOutput; transposed: x): where both
+// primitives copy it into the same layout of theirs, the second pass reads the first's copy.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -54,6 +57,21 @@ int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
 // Whether a view is used by the primitive in place: dense FLOAT, nothing to round.
 bool in_place(const View5& v, CubeRounding rounding) {
   return v.dtype == ACL_FLOAT && rounding == CubeRounding::none && v.dense();
+}
+
+// Operand `role` (0: a, 1: b) of a step.
+const View5& operand_view(const ConvStep& s, int role) { return role == 0 ? s.a : s.b; }
+CubeRounding operand_rounding(const ConvStep& s, int role) {
+  return role == 0 ? s.a_rounding : s.b_rounding;
+}
+
+// Whether operand `role` of s and operand `other` of t are the same tensor, rounded alike.
+bool same_operand(const ConvStep& s, int role, const ConvStep& t, int other) {
+  const View5& v = operand_view(s, role);
+  const View5& u = operand_view(t, other);
+  return v.data == u.data && v.dtype == u.dtype &&
+         operand_rounding(s, role) == operand_rounding(t, other) &&
+         std::equal(v.dims, v.dims + 5, u.dims) && std::equal(v.strides, v.strides + 5, u.strides);
 }
 
 // body(offset, index, n, channel) over a view in runs of n elements, strides[4] elements apart from
@@ -242,6 +260,15 @@ struct PerSample {
   int64_t out;
 };
 
+// The operand that both passes of a backward read (gradOutput; transposed: x): where the two
+// passes' primitives copy it into the same layout, the second reads the first's copy, which stays
+// in the first pass's scratch. Per precision of the primitives (Slices::precision: f32, bf16).
+struct SharedOperand {
+  bool alike[2] = {false, false};
+  int first_role = 0;   // its role in steps_[0]
+  int second_role = 0;  // and in steps_[1]
+};
+
 const char* pass_name(Pass pass) {
   switch (pass) {
     case Pass::forward:
@@ -347,6 +374,7 @@ class OnednnPlan final : public Plan {
       }
       plan->steps_.push_back(std::move(sp));
     }
+    plan->share_operand();
     plan->workspace_bytes_ = bytes;
     plan->job_ = std::move(job);
     return plan;
@@ -387,6 +415,39 @@ class OnednnPlan final : public Plan {
     *scratch = std::max(*scratch, padded_scratch);
   }
 
+  // Finds the operand the two passes read alike and, per precision, whether their primitives copy
+  // it into the same layout (shared_). A pass with the result zeros, or sliced otherwise, shares
+  // nothing.
+  void share_operand() {
+    if (steps_.size() != 2 || steps_[0].zeros || steps_[1].zeros ||
+        steps_[0].slice_size != steps_[1].slice_size) {
+      return;
+    }
+    const StepPlan& first = steps_[0];
+    const StepPlan& second = steps_[1];
+    for (int r = 0; r < 2; ++r) {
+      for (int q = 0; q < 2; ++q) {
+        if (!same_operand(first.step, r, second.step, q)) {
+          continue;
+        }
+        auto alike = [&](const Slices& x, const Slices& y) {
+          return x.full != nullptr && y.full != nullptr && x.full->reorders_alike(r, *y.full, q) &&
+                 (x.last == nullptr) == (y.last == nullptr) &&
+                 (x.last == nullptr || x.last->reorders_alike(r, *y.last, q));
+        };
+        shared_.alike[0] = alike(first.f32, second.f32);
+        shared_.alike[1] = alike(first.bf16, second.bf16);
+        shared_.first_role = r;
+        shared_.second_role = q;
+        if (shared_.alike[0] || shared_.alike[1]) {
+          logf(LogLevel::debug, "%s: the %s pass reads the %s pass's copy of an operand", op_,
+               pass_name(second.step.pass), pass_name(first.step.pass));
+        }
+        return;
+      }
+    }
+  }
+
   // The primitives of sp's pass in `precision` into *slices, *scratch raised to their scratch.
   // False when oneDNN cannot make one, or would run bfloat16 operands on its reference
   // implementation.
@@ -415,10 +476,46 @@ class OnednnPlan final : public Plan {
 
   aclnnStatus run(void* workspace) const override {
     char* ws = static_cast<char*>(workspace);
-    for (const StepPlan& sp : steps_) {
-      if (!run_step(sp, ws)) {
-        return failf(ACLNN_ERR_INNER, "%s: a oneDNN convolution failed", op_);
+    Operands operands[2];
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      operands[i] = prepare(steps_[i], ws);
+    }
+    std::atomic<bool> ok{true};
+    const int precision =
+        operands[0].primitives == nullptr ? 0 : static_cast<int>(operands[0].primitives->precision);
+    if (steps_.size() == 2 && shared_.alike[precision] && operands[0].primitives != nullptr &&
+        operands[1].primitives != nullptr &&
+        operands[0].primitives->precision == operands[1].primitives->precision) {
+      // Slice by slice, the second pass right after the first, while its copy is in cache.
+      parallel_for(
+          steps_[0].slices,
+          [&](int64_t slice) {
+            const ConvPrimitive* first =
+                run_slice(steps_[0], operands[0], slice, ws, Reordered(), &ok);
+            Reordered given;
+            given.role = shared_.second_role;
+            given.data = ws + steps_[0].scratch_offset + slice * steps_[0].scratch_stride +
+                         first->reordered_offset(shared_.first_role);
+            run_slice(steps_[1], operands[1], slice, ws, given, &ok);
+          },
+          steps_[0].slices > 1);
+    } else {
+      for (size_t i = 0; i < steps_.size(); ++i) {
+        if (operands[i].primitives != nullptr) {
+          parallel_for(
+              steps_[i].slices,
+              [&](int64_t slice) {
+                run_slice(steps_[i], operands[i], slice, ws, Reordered(), &ok);
+              },
+              steps_[i].slices > 1);
+        }
       }
+    }
+    if (!ok.load()) {
+      return failf(ACLNN_ERR_INNER, "%s: a oneDNN convolution failed", op_);
+    }
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      complete(steps_[i], operands[i], ws);
     }
     if (job_.has_grad_bias) {
       store_grad_bias_lanes(job_, isa_);
@@ -427,9 +524,20 @@ class OnednnPlan final : public Plan {
   }
 
  private:
+  // What the primitives of a step read and write: null primitives when the result is zeros.
+  struct Operands {
+    const Slices* primitives = nullptr;
+    const void* a = nullptr;
+    const void* b = nullptr;
+    float* out = nullptr;     // the float32 results (sp.out_in_place: the output itself)
+    float* target = nullptr;  // where the primitives write them (a cropped output: elsewhere)
+  };
+
   OnednnPlan() = default;
 
-  bool run_step(const StepPlan& sp, char* ws) const {
+  // Chooses sp's primitives and gives them their operands (copied, rounded or padded into the
+  // workspace where they must be); a result of zeros is written here.
+  Operands prepare(const StepPlan& sp, char* ws) const {
     const ConvStep& s = sp.step;
     auto operand = [&](const View5& v, CubeRounding rounding, bool direct, int64_t offset) {
       if (direct) {
@@ -449,78 +557,80 @@ class OnednnPlan final : public Plan {
       }
       return dense ? static_cast<const void*>(v.data) : copy;
     };
-    float* out = sp.out_in_place ? reinterpret_cast<float*>(s.out.data)
-                                 : reinterpret_cast<float*>(ws + sp.out_offset);
+    Operands o;
+    o.out = sp.out_in_place ? reinterpret_cast<float*>(s.out.data)
+                            : reinterpret_cast<float*>(ws + sp.out_offset);
     if (sp.zeros) {
-      std::memset(out, 0, static_cast<size_t>(s.out.numel()) * 4);
-    } else {
-      float* target = sp.crop_out ? reinterpret_cast<float*>(ws + sp.crop_offset) : out;
-      const void* a = nullptr;
-      const void* b = nullptr;
-      const Slices* primitives = &sp.f32;
-      if (sp.bf16.full != nullptr) {
-        a = operand_bf16(s.a, sp.a_offset);
-        b = a == nullptr ? nullptr : operand_bf16(s.b, sp.b_offset);
-        primitives = b == nullptr ? &sp.f32 : &sp.bf16;
-        logf(LogLevel::debug, "%s: the %s pass reads %s", op_, pass_name(s.pass),
-             b == nullptr ? "float32 operands: a BF16 value is under 2^-56" : "bfloat16 operands");
-      }
-      if (primitives == &sp.f32) {
-        a = operand(s.a, s.a_rounding, sp.a_in_place, sp.a_offset);
-        b = operand(s.b, s.b_rounding, sp.b_in_place, sp.b_offset);
-        if (sp.depth_front + sp.depth_back > 0) {
-          auto* padded = reinterpret_cast<float*>(ws + sp.padded_offset);
-          pad_depth(sp.problem, sp.depth_front, sp.depth_back, static_cast<const float*>(a),
-                    padded);
-          a = padded;
-        }
-      }
-      if (!run_slices(sp, *primitives, a, b, target, ws)) {
-        return false;
-      }
-      if (sp.crop_out) {
-        expand(sp.problem, s.out, target, out);
+      std::memset(o.out, 0, static_cast<size_t>(s.out.numel()) * 4);
+      return o;
+    }
+    o.target = sp.crop_out ? reinterpret_cast<float*>(ws + sp.crop_offset) : o.out;
+    o.primitives = &sp.f32;
+    if (sp.bf16.full != nullptr) {
+      o.a = operand_bf16(s.a, sp.a_offset);
+      o.b = o.a == nullptr ? nullptr : operand_bf16(s.b, sp.b_offset);
+      o.primitives = o.b == nullptr ? &sp.f32 : &sp.bf16;
+      logf(LogLevel::debug, "%s: the %s pass reads %s", op_, pass_name(s.pass),
+           o.b == nullptr ? "float32 operands: a BF16 value is under 2^-56" : "bfloat16 operands");
+    }
+    if (o.primitives == &sp.f32) {
+      o.a = operand(s.a, s.a_rounding, sp.a_in_place, sp.a_offset);
+      o.b = operand(s.b, s.b_rounding, sp.b_in_place, sp.b_offset);
+      if (sp.depth_front + sp.depth_back > 0) {
+        auto* padded = reinterpret_cast<float*>(ws + sp.padded_offset);
+        pad_depth(sp.problem, sp.depth_front, sp.depth_back, static_cast<const float*>(o.a),
+                  padded);
+        o.a = padded;
       }
     }
-    finish(sp, out, ws);
-    return true;
+    return o;
   }
 
-  bool run_slices(const StepPlan& sp, const Slices& primitives, const void* a, const void* b,
-                  float* out, char* ws) const {
+  // Runs slice `slice` of sp on its primitive (returned), reading `given`; *ok false when it fails.
+  const ConvPrimitive* run_slice(const StepPlan& sp, const Operands& o, int64_t slice, char* ws,
+                                 const Reordered& given, std::atomic<bool>* ok) const {
+    const Slices& primitives = *o.primitives;
     const PerSample each = per_sample(sp.problem, sp.step.pass);
     const int64_t bytes = operand_bytes(primitives.precision);
-    const auto* a_bytes = static_cast<const char*>(a);
-    const auto* b_bytes = static_cast<const char*>(b);
-    const bool weights = sp.step.pass == Pass::backward_weights;
-    const int64_t w_numel = sp.problem.w_numel();
-    auto* partials = reinterpret_cast<float*>(ws + sp.partial_offset);
-    std::atomic<bool> ok{true};
-    parallel_for(
-        sp.slices,
-        [&](int64_t slice) {
-          const int64_t first = slice * sp.slice_size;
-          const bool short_last = slice == sp.slices - 1 && primitives.last != nullptr;
-          const ConvPrimitive& conv = short_last ? *primitives.last : *primitives.full;
-          const int slot = short_last ? 0 : static_cast<int>(slice);
-          float* target = weights ? (slice == 0 ? out : partials + (slice - 1) * w_numel)
-                                  : out + first * each.out;
-          if (!conv.run(slot, a_bytes + first * each.a * bytes, b_bytes + first * each.b * bytes,
-                        target, ws + sp.scratch_offset + slice * sp.scratch_stride)) {
-            ok.store(false, std::memory_order_relaxed);
+    const int64_t first = slice * sp.slice_size;
+    const bool short_last = slice == sp.slices - 1 && primitives.last != nullptr;
+    const ConvPrimitive& conv = short_last ? *primitives.last : *primitives.full;
+    const int slot = short_last ? 0 : static_cast<int>(slice);
+    float* target =
+        sp.step.pass == Pass::backward_weights
+            ? (slice == 0 ? o.target : partials(sp, ws) + (slice - 1) * sp.problem.w_numel())
+            : o.target + first * each.out;
+    if (!conv.run(slot, static_cast<const char*>(o.a) + first * each.a * bytes,
+                  static_cast<const char*>(o.b) + first * each.b * bytes, target,
+                  ws + sp.scratch_offset + slice * sp.scratch_stride, given)) {
+      ok->store(false, std::memory_order_relaxed);
+    }
+    return &conv;
+  }
+
+  // A weight pass's partial gradients of slices 1.. (w_numel each).
+  static float* partials(const StepPlan& sp, char* ws) {
+    return reinterpret_cast<float*>(ws + sp.partial_offset);
+  }
+
+  // After its slices: a weight pass's partials summed in slice order (whatever the threads did),
+  // a cropped output expanded, the bias added and the results rounded into the output.
+  void complete(const StepPlan& sp, const Operands& o, char* ws) const {
+    if (o.primitives != nullptr) {
+      if (sp.step.pass == Pass::backward_weights) {
+        const int64_t w_numel = sp.problem.w_numel();
+        for (int64_t slice = 1; slice < sp.slices; ++slice) {
+          const float* partial = partials(sp, ws) + (slice - 1) * w_numel;
+          for (int64_t i = 0; i < w_numel; ++i) {
+            o.target[i] += partial[i];
           }
-        },
-        sp.slices > 1);
-    if (weights) {
-      // The partials in slice order, whatever the threads did.
-      for (int64_t slice = 1; slice < sp.slices; ++slice) {
-        const float* partial = partials + (slice - 1) * w_numel;
-        for (int64_t i = 0; i < w_numel; ++i) {
-          out[i] += partial[i];
         }
       }
+      if (sp.crop_out) {
+        expand(sp.problem, sp.step.out, o.target, o.out);
+      }
     }
-    return ok.load();
+    finish(sp, o.out, ws);
   }
 
   // Adds the bias and rounds the float32 results once into the output (unless they are in it).
@@ -555,6 +665,7 @@ class OnednnPlan final : public Plan {
   Isa isa_ = Isa::scalar;
   ConvJob job_;
   std::vector<StepPlan> steps_;
+  SharedOperand shared_;
   int64_t workspace_bytes_ = 0;
 };
 

@@ -290,7 +290,20 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make_in(const ConvProblem& p, Pass
   return conv;
 }
 
-bool ConvPrimitive::run(int slot, const void* a, const void* b, float* out, void* scratch) const {
+int64_t ConvPrimitive::reordered_offset(int role) const {
+  const Handles::Operand& o = handles_->operands[role];
+  return o.reordered ? o.inner_offset : -1;
+}
+
+bool ConvPrimitive::reorders_alike(int role, const ConvPrimitive& other, int other_role) const {
+  const Handles::Operand& o = handles_->operands[role];
+  const Handles::Operand& p = other.handles_->operands[other_role];
+  return o.reordered && p.reordered && dnnl_memory_desc_equal(&o.user_md, &p.user_md) != 0 &&
+         dnnl_memory_desc_equal(&o.inner_md, &p.inner_md) != 0;
+}
+
+bool ConvPrimitive::run(int slot, const void* a, const void* b, float* out, void* scratch,
+                        const Reordered& given) const {
   const Handles& h = *handles_;
   const Handles::Slot& s = h.slots[static_cast<size_t>(slot)];
   auto* bytes = static_cast<char*>(scratch);
@@ -312,12 +325,13 @@ bool ConvPrimitive::run(int slot, const void* a, const void* b, float* out, void
   dnnl_memory_t used[3];
   for (int i = 0; i < 3; ++i) {
     const Handles::Operand& o = h.operands[i];
+    const bool copied = o.reordered && i == given.role;
     if (!bind(s.user[i].handle, data[i]) ||
-        (o.reordered && !bind(s.inner[i].handle, bytes + o.inner_offset))) {
+        (o.reordered && !bind(s.inner[i].handle, copied ? given.data : bytes + o.inner_offset))) {
       return false;
     }
     used[i] = o.reordered ? s.inner[i].handle : s.user[i].handle;
-    if (i < 2 && o.reordered && !reorder(i, s.user[i].handle, s.inner[i].handle)) {
+    if (i < 2 && o.reordered && !copied && !reorder(i, s.user[i].handle, s.inner[i].handle)) {
       return false;
     }
   }

@@ -15,6 +15,13 @@
 
 namespace oa::conv {
 
+// Operand `role` of a primitive already copied into its layout at data (by a primitive that
+// reorders it alike), so that ConvPrimitive::run reads it there instead of copying it again.
+struct Reordered {
+  int role = -1;
+  const void* data = nullptr;
+};
+
 class ConvPrimitive {
  public:
   // The primitive of `pass` over problem p (p.n samples) reading its two operands in `operands`,
@@ -30,10 +37,18 @@ class ConvPrimitive {
   int64_t scratch_bytes() const { return scratch_bytes_; }
   const std::string& implementation() const { return implementation_; }
 
+  // Where run() leaves its copy of operand `role` (0: a, 1: b) in the primitive's layout: an
+  // offset into its scratch, -1 when the primitive reads the caller's layout.
+  int64_t reordered_offset(int role) const;
+  // Whether operand `role` and operand `other_role` of other are copied from the same plain layout
+  // into the same layout.
+  bool reorders_alike(int role, const ConvPrimitive& other, int other_role) const;
+
   // Runs on slot `slot` with dense operands a and b (in the precision it was made for) into the
   // dense float32 out (job.h's roles of the three), scratch holding scratch_bytes(). False when
   // oneDNN fails.
-  bool run(int slot, const void* a, const void* b, float* out, void* scratch) const;
+  bool run(int slot, const void* a, const void* b, float* out, void* scratch,
+           const Reordered& given = Reordered()) const;
 
  private:
   struct Handles;
