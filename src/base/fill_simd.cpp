@@ -59,6 +59,56 @@ void FillStreaming(uint8_t* dst, uint8_t value, int64_t bytes) {
   FillWith<true>(dst, value, bytes);
 }
 
+// fill_sparse (fill_simd.h): vectors between dst's first vector boundary and its last, bytes before
+// and after them.
+void FillSparse(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
+                int64_t count, int element_bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t k = 0;
+  auto put = [&](uint8_t* base, int64_t at) {
+    if (element_bytes == 2) {
+      const auto b = static_cast<uint16_t>(bits[k]);
+      std::memcpy(base + at, &b, 2);
+    } else {
+      std::memcpy(base + at, &bits[k], 4);
+    }
+  };
+  // Bytes [from, to) with plain stores.
+  auto plain = [&](int64_t from, int64_t to) {
+    if (to <= from) {
+      return;
+    }
+    std::memset(dst + from, 0, static_cast<size_t>(to - from));
+    for (; k < count && offsets[k] < to; ++k) {
+      put(dst, offsets[k]);
+    }
+  };
+  if (lanes < 4) {
+    plain(0, bytes);  // the scalar target: an element would span vectors
+    return;
+  }
+  const auto to_boundary =
+      static_cast<int64_t>(-reinterpret_cast<uintptr_t>(dst) & static_cast<uintptr_t>(lanes - 1));
+  const int64_t head = std::min(bytes, to_boundary);
+  const int64_t body_end = head + (bytes - head) / lanes * lanes;
+  plain(0, head);
+  const auto zero = hn::Zero(d);
+  HWY_ALIGN uint8_t vector[HWY_MAX_BYTES];
+  for (int64_t i = head; i < body_end; i += lanes) {
+    auto v = zero;
+    if (k < count && offsets[k] < i + lanes) {
+      hn::Store(zero, d, vector);
+      for (; k < count && offsets[k] < i + lanes; ++k) {
+        put(vector, offsets[k] - i);
+      }
+      v = hn::Load(d, vector);
+    }
+    hn::Store(v, d, dst + i);
+  }
+  plain(body_end, bytes);
+}
+
 // Copies [src, src + bytes) to dst with streaming stores between a plain head (up to dst's first
 // vector boundary) and a plain tail, and with kClear sets the source bytes to zero.
 template <bool kClear>
@@ -108,6 +158,7 @@ namespace oa::simd {
 
 HWY_EXPORT(FillCached);
 HWY_EXPORT(FillStreaming);
+HWY_EXPORT(FillSparse);
 HWY_EXPORT(StreamBytesAndClear);
 HWY_EXPORT(StreamCopy);
 
@@ -118,6 +169,12 @@ void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming) {
   } else {
     HWY_DYNAMIC_DISPATCH(FillCached)(p, value, bytes);
   }
+}
+
+void fill_sparse(void* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
+                 int64_t count, int element_bytes) {
+  HWY_DYNAMIC_DISPATCH(FillSparse)
+  (static_cast<uint8_t*>(dst), bytes, offsets, bits, count, element_bytes);
 }
 
 void copy_bytes(void* dst, const void* src, int64_t bytes, bool streaming) {

@@ -1,12 +1,15 @@
 // fill_bytes: exactly the bytes asked for get the value, for every length and alignment around the
 // vector width, in both of its ways (plain stores for cache-resident outputs, streaming stores for
 // larger ones), on every SIMD target the CPU has. copy_bytes and stream_bytes_and_clear likewise:
-// exactly the bytes asked for are copied (and, by the latter, cleared in the source).
+// exactly the bytes asked for are copied (and, by the latter, cleared in the source). fill_sparse:
+// exactly the bytes asked for are zero but for the elements given, on every target.
 #include "base/fill_simd.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -100,6 +103,55 @@ TEST(CopyBytes, ExactlyTheBytesAskedForInEachWay) {
         for (int64_t offset : {0, 1, 2, 30, 62}) {
           for (int64_t bytes : {0, 1, 2, 31, 32, 63, 64, 65, 130, 1000, 4098}) {
             check_copy(how, source_offset, offset, bytes);
+          }
+        }
+      }
+    }
+  });
+}
+
+// Writes [offset, offset + bytes) past a 64-byte boundary of a guarded buffer with fill_sparse:
+// every element_bytes-th position of `every` positions gets a value (the first at `first`), and
+// checks every byte.
+void check_sparse(int element_bytes, int64_t offset, int64_t bytes, int64_t first, int64_t every,
+                  std::mt19937* rng) {
+  std::vector<uint8_t> buffer(static_cast<size_t>(2 * kMargin + offset + bytes), kGuard);
+  const auto base = reinterpret_cast<uintptr_t>(buffer.data());
+  const int64_t start = static_cast<int64_t>((64 - base % 64) % 64) + kMargin / 2 + offset;
+  std::vector<uint8_t> expected = buffer;
+  std::memset(expected.data() + start, 0, static_cast<size_t>(bytes));
+  std::vector<int64_t> offsets;
+  std::vector<uint32_t> bits;
+  for (int64_t at = first * element_bytes; at + element_bytes <= bytes;
+       at += every * element_bytes) {
+    const uint32_t value = (*rng)() | 1;  // never all zero in the element's low bytes
+    offsets.push_back(at);
+    bits.push_back(value);
+    for (int i = 0; i < element_bytes; ++i) {
+      expected[static_cast<size_t>(start + at + i)] = static_cast<uint8_t>(value >> (8 * i));
+    }
+  }
+  oa::simd::fill_sparse(buffer.data() + start, bytes, offsets.data(), bits.data(),
+                        static_cast<int64_t>(offsets.size()), element_bytes);
+  for (size_t i = 0; i < buffer.size(); ++i) {
+    ASSERT_EQ(buffer[i], expected[i])
+        << "byte " << static_cast<int64_t>(i) - start << " of a " << bytes
+        << "-byte fill at offset " << offset << ", " << element_bytes << "-byte elements every "
+        << every << " from " << first;
+  }
+}
+
+TEST(FillSparse, ZerosAndExactlyTheElementsGiven) {
+  std::mt19937 rng(2612);
+  oa_test::for_each_simd_target([&] {
+    for (int element_bytes : {2, 4}) {
+      for (int64_t offset : {0, 2, 4, 32, 60, 62}) {
+        if (offset % element_bytes != 0) {
+          continue;  // fill_sparse's elements are aligned
+        }
+        for (int64_t bytes : {0, 4, 60, 64, 68, 128, 132, 1000, 4096, 5004}) {
+          for (int64_t every : {1, 3, 16, 33, 500, 100000}) {
+            check_sparse(element_bytes, offset, bytes, every % 7, every, &rng);
           }
         }
       }

@@ -122,15 +122,7 @@ int64_t target_of(const Problem& p, int64_t r) {
   const int64_t n = r / hw;
   const int64_t h = r % hw / p.width;
   const int64_t w = r % p.width;
-  const int64_t at = p.target.at(n, h, w, 0);
-  switch (p.target.dtype) {
-    case ACL_UINT8:
-      return reinterpret_cast<const uint8_t*>(p.target.data)[at];
-    case ACL_INT32:
-      return reinterpret_cast<const int32_t*>(p.target.data)[at];
-    default:
-      return reinterpret_cast<const int64_t*>(p.target.data)[at];
-  }
+  return target_at(p, n, h, w);
 }
 
 aclnnStatus bad_target_error(const Problem& p, int64_t r, int64_t t, bool forward) {

@@ -66,6 +66,19 @@ struct Problem {
 Problem forward_problem(const Call& call, bool two_d);
 Problem backward_problem(const Call& call, bool two_d);
 
+// The target class of row (n, h, w).
+inline int64_t target_at(const Problem& p, int64_t n, int64_t h, int64_t w) {
+  const int64_t at = p.target.at(n, h, w, 0);
+  switch (p.target.dtype) {
+    case ACL_UINT8:
+      return reinterpret_cast<const uint8_t*>(p.target.data)[at];
+    case ACL_INT32:
+      return reinterpret_cast<const int32_t*>(p.target.data)[at];
+    default:
+      return reinterpret_cast<const int64_t*>(p.target.data)[at];
+  }
+}
+
 // The target class of row r (row-major over [N, H, W]).
 int64_t target_of(const Problem& p, int64_t r);
 

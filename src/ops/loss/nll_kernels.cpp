@@ -2,6 +2,7 @@
 // shape, so results never depend on the thread count). Every chunk checks its targets before
 // anything is written; the first bad one in row order is reported.
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -21,13 +22,25 @@ constexpr int64_t kFillBytes = int64_t{1} << 20;
 
 int64_t chunks_of(const Problem& p) { return (p.rows() + kRows - 1) / kRows; }
 
-// Calls body(r, n, h, w) for the rows of chunk `chunk`, in order.
+// Calls body(r, n, h, w) for the rows of chunk `chunk`, in order (the position counted, not
+// divided out of r for each row).
 template <typename Body>
 void for_chunk_rows(const Problem& p, int64_t chunk, const Body& body) {
-  const int64_t end = std::min(p.rows(), (chunk + 1) * kRows);
+  const int64_t begin = chunk * kRows;
+  const int64_t end = std::min(p.rows(), begin + kRows);
   const int64_t hw = p.height * p.width;
-  for (int64_t r = chunk * kRows; r < end; ++r) {
-    body(r, r / hw, r % hw / p.width, r % p.width);
+  int64_t n = begin / hw;
+  int64_t h = begin % hw / p.width;
+  int64_t w = begin % p.width;
+  for (int64_t r = begin; r < end; ++r) {
+    body(r, n, h, w);
+    if (++w == p.width) {
+      w = 0;
+      if (++h == p.height) {
+        h = 0;
+        ++n;
+      }
+    }
   }
 }
 
@@ -37,14 +50,13 @@ int64_t first_bad_row(const Problem& p, int64_t* bad, bool parallel) {
   parallel_for(
       chunks,
       [&](int64_t chunk) {
-        bad[chunk] = -1;
-        const int64_t end = std::min(p.rows(), (chunk + 1) * kRows);
-        for (int64_t r = chunk * kRows; r < end; ++r) {
-          if (bad_target(p, target_of(p, r))) {
-            bad[chunk] = r;
-            return;
+        int64_t first = -1;
+        for_chunk_rows(p, chunk, [&](int64_t r, int64_t n, int64_t h, int64_t w) {
+          if (first < 0 && bad_target(p, target_at(p, n, h, w))) {
+            first = r;
           }
-        }
+        });
+        bad[chunk] = first;
       },
       parallel);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
@@ -80,8 +92,8 @@ class ForwardPlan final : public Plan {
         [&](int64_t chunk) {
           double loss_sum = 0.0;
           double weight_sum = 0.0;
-          for_chunk_rows(p_, chunk, [&](int64_t r, int64_t n, int64_t h, int64_t w) {
-            const int64_t t = target_of(p_, r);
+          for_chunk_rows(p_, chunk, [&](int64_t, int64_t n, int64_t h, int64_t w) {
+            const int64_t t = target_at(p_, n, h, w);
             float loss = 0.0f;
             if (t != p_.ignore_index) {
               const float weight = load_float(p_.weight.dtype, p_.weight.data, t * p_.weight.c);
@@ -115,37 +127,48 @@ class ForwardPlan final : public Plan {
   Problem p_;
 };
 
-// Workspace: per chunk the first bad row. gradInput is zeroed (as one run of memory where it is
-// one, with streaming stores when the launch is too large for the cache to keep it), then each
-// row's one nonzero element is written.
+// Workspace: per chunk the first bad row. Where gradInput's rows lie one after the other in
+// memory and the launch is small enough for the cache to keep it (plain stores), rows are written
+// in blocks, each in one pass of zeros with its nonzero elements in them (simd::fill_sparse), so
+// that no line is written twice. Otherwise gradInput is zeroed (as one run of memory where it is
+// one, with streaming stores when the launch is too large for the cache to keep it), and then each
+// row's one nonzero element is written (measured, docs/perf/loss.md: with streaming stores the
+// blocks were slower).
 class BackwardPlan final : public Plan {
  public:
-  explicit BackwardPlan(Problem p) : p_(std::move(p)) {}
+  explicit BackwardPlan(Problem p) : p_(std::move(p)) {
+    const View& out = p_.grad_input;
+    const int64_t bytes = dtype_bits(out.dtype) / 8;
+    rows_in_place_ = p_.grad_input_dense && p_.height * p_.width == 1 && out.c == 1 &&
+                     (p_.batch == 1 || out.n == p_.classes) && (bytes == 2 || bytes == 4) &&
+                     !simd::streams_output(p_.grad_input_bytes);
+  }
 
   uint64_t workspace_bytes() const { return static_cast<uint64_t>(chunks_of(p_)) * 8; }
 
   aclnnStatus run(void* workspace) const override {
     const bool parallel = worth_threads(p_) || p_.grad_input_bytes > kFillBytes;
-    const int64_t first = first_bad_row(p_, static_cast<int64_t*>(workspace), parallel);
+    auto* bad = static_cast<int64_t*>(workspace);
+    const int64_t first = first_bad_row(p_, bad, parallel);
     if (first >= 0) {
       return bad_target_error(p_, first, target_of(p_, first), false);
     }
-    zero_grad_input(parallel);
     const float reduced = p_.reduction == 0 ? 0.0f : reduced_scale(p_);
-    const View& g = p_.grad_output;
+    if (rows_in_place_) {
+      write_rows(reduced, parallel);
+      return ACLNN_SUCCESS;
+    }
+    zero_grad_input(parallel);
     const View& out = p_.grad_input;
     parallel_for(
         chunks_of(p_),
         [&](int64_t chunk) {
-          for_chunk_rows(p_, chunk, [&](int64_t r, int64_t n, int64_t h, int64_t w) {
-            const int64_t t = target_of(p_, r);
+          for_chunk_rows(p_, chunk, [&](int64_t, int64_t n, int64_t h, int64_t w) {
+            const int64_t t = target_at(p_, n, h, w);
             if (t == p_.ignore_index) {
               return;
             }
-            const float scale =
-                p_.reduction == 0 ? load_float(g.dtype, g.data, g.at(n, h, w, 0)) : reduced;
-            const float weight = load_float(p_.weight.dtype, p_.weight.data, t * p_.weight.c);
-            store_float(out.dtype, row_loss(weight, scale), out.data, out.at(n, h, w, t));
+            store_float(out.dtype, row_gradient(reduced, n, h, w, t), out.data, out.at(n, h, w, t));
           });
         },
         parallel);
@@ -153,6 +176,54 @@ class BackwardPlan final : public Plan {
   }
 
  private:
+  // Row (n, h, w)'s gradient at its target class t; `reduced` the scale of a reduction.
+  float row_gradient(float reduced, int64_t n, int64_t h, int64_t w, int64_t t) const {
+    const View& g = p_.grad_output;
+    const float scale = p_.reduction == 0 ? load_float(g.dtype, g.data, g.at(n, h, w, 0)) : reduced;
+    return row_loss(load_float(p_.weight.dtype, p_.weight.data, t * p_.weight.c), scale);
+  }
+
+  // rows_in_place_: each chunk's rows in blocks of kBlockRows, each block's nonzero elements
+  // gathered (in row order, so at increasing offsets) and then written with its zeros in one pass,
+  // so that the gathering overlaps the stores of the block before.
+  void write_rows(float reduced, bool parallel) const {
+    constexpr int64_t kBlockRows = 64;
+    const View& out = p_.grad_input;
+    const int element_bytes = dtype_bits(out.dtype) / 8;
+    const int64_t row_bytes = p_.classes * element_bytes;
+    parallel_for(
+        chunks_of(p_),
+        [&](int64_t chunk) {
+          const int64_t end = std::min(p_.rows(), (chunk + 1) * kRows);
+          for (int64_t begin = chunk * kRows; begin < end; begin += kBlockRows) {
+            const int64_t block_end = std::min(end, begin + kBlockRows);
+            int64_t offsets[kBlockRows];
+            uint32_t bits[kBlockRows];
+            int64_t count = 0;
+            for (int64_t r = begin; r < block_end; ++r) {
+              const int64_t t = target_at(p_, r, 0, 0);  // one row per sample
+              if (t == p_.ignore_index) {
+                continue;
+              }
+              unsigned char raw[4] = {};
+              store_float(out.dtype, row_gradient(reduced, r, 0, 0, t), raw, 0);
+              if (element_bytes == 2) {
+                uint16_t half = 0;
+                std::memcpy(&half, raw, 2);
+                bits[count] = half;
+              } else {
+                std::memcpy(&bits[count], raw, 4);
+              }
+              offsets[count] = (r - begin) * row_bytes + t * element_bytes;
+              ++count;
+            }
+            simd::fill_sparse(out.data + begin * row_bytes, (block_end - begin) * row_bytes,
+                              offsets, bits, count, element_bytes);
+          }
+        },
+        parallel);
+  }
+
   void zero_grad_input(bool parallel) const {
     const View& out = p_.grad_input;
     if (p_.grad_input_dense) {
@@ -182,6 +253,7 @@ class BackwardPlan final : public Plan {
   }
 
   Problem p_;
+  bool rows_in_place_ = false;
 };
 
 }  // namespace
