@@ -127,13 +127,14 @@ class ForwardPlan final : public Plan {
   Problem p_;
 };
 
-// Workspace: per chunk the first bad row. Where gradInput's rows lie one after the other in
-// memory and the launch is small enough for the cache to keep it (plain stores), rows are written
-// in blocks, each in one pass of zeros with its nonzero elements in them (simd::fill_sparse), so
-// that no line is written twice. Otherwise gradInput is zeroed (as one run of memory where it is
-// one, with streaming stores when the launch is too large for the cache to keep it), and then each
-// row's one nonzero element is written (measured, docs/perf/loss.md: with streaming stores the
-// blocks were slower).
+// Workspace: per chunk the first bad row (and, for write_rows, what it gathers). Where gradInput's
+// rows lie one after the other in memory and the launch is small enough for the cache to keep it
+// (plain stores), the targets are checked while the nonzero elements are gathered, and then each
+// chunk of rows is written in one pass of zeros with its nonzero elements in them
+// (simd::fill_sparse), so that no line is written twice. Otherwise the targets are checked,
+// gradInput is zeroed (as one run of memory where it is one, with streaming stores when the launch
+// is too large for the cache to keep it), and then each row's one nonzero element is written
+// (measured, docs/perf/loss.md: with streaming stores one pass was slower).
 class BackwardPlan final : public Plan {
  public:
   explicit BackwardPlan(Problem p) : p_(std::move(p)) {
@@ -144,19 +145,21 @@ class BackwardPlan final : public Plan {
                      !simd::streams_output(p_.grad_input_bytes);
   }
 
-  uint64_t workspace_bytes() const { return static_cast<uint64_t>(chunks_of(p_)) * 8; }
+  uint64_t workspace_bytes() const {
+    const int64_t gathered = rows_in_place_ ? chunks_of(p_) * 8 + p_.rows() * (8 + 4) : 0;
+    return static_cast<uint64_t>(chunks_of(p_) * 8 + gathered);
+  }
 
   aclnnStatus run(void* workspace) const override {
     const bool parallel = worth_threads(p_) || p_.grad_input_bytes > kFillBytes;
     auto* bad = static_cast<int64_t*>(workspace);
+    const float reduced = p_.reduction == 0 ? 0.0f : reduced_scale(p_);
+    if (rows_in_place_) {
+      return write_rows(reduced, bad, parallel);
+    }
     const int64_t first = first_bad_row(p_, bad, parallel);
     if (first >= 0) {
       return bad_target_error(p_, first, target_of(p_, first), false);
-    }
-    const float reduced = p_.reduction == 0 ? 0.0f : reduced_scale(p_);
-    if (rows_in_place_) {
-      write_rows(reduced, parallel);
-      return ACLNN_SUCCESS;
     }
     zero_grad_input(parallel);
     const View& out = p_.grad_input;
@@ -183,45 +186,65 @@ class BackwardPlan final : public Plan {
     return row_loss(load_float(p_.weight.dtype, p_.weight.data, t * p_.weight.c), scale);
   }
 
-  // rows_in_place_: each chunk's rows in blocks of kBlockRows, each block's nonzero elements
-  // gathered (in row order, so at increasing offsets) and then written with its zeros in one pass,
-  // so that the gathering overlaps the stores of the block before.
-  void write_rows(float reduced, bool parallel) const {
-    constexpr int64_t kBlockRows = 64;
+  // rows_in_place_: each chunk's targets checked and its nonzero elements gathered (in row order,
+  // so at increasing offsets) into the workspace after bad (per chunk the first bad row, the count,
+  // then per row an offset and the bits); when no target is bad, each chunk written with its zeros
+  // in one pass.
+  aclnnStatus write_rows(float reduced, int64_t* bad, bool parallel) const {
     const View& out = p_.grad_input;
     const int element_bytes = dtype_bits(out.dtype) / 8;
     const int64_t row_bytes = p_.classes * element_bytes;
+    const int64_t chunks = chunks_of(p_);
+    int64_t* counts = bad + chunks;
+    int64_t* offsets = counts + chunks;
+    auto* bits = reinterpret_cast<uint32_t*>(offsets + p_.rows());
     parallel_for(
-        chunks_of(p_),
+        chunks,
         [&](int64_t chunk) {
-          const int64_t end = std::min(p_.rows(), (chunk + 1) * kRows);
-          for (int64_t begin = chunk * kRows; begin < end; begin += kBlockRows) {
-            const int64_t block_end = std::min(end, begin + kBlockRows);
-            int64_t offsets[kBlockRows];
-            uint32_t bits[kBlockRows];
-            int64_t count = 0;
-            for (int64_t r = begin; r < block_end; ++r) {
-              const int64_t t = target_at(p_, r, 0, 0);  // one row per sample
-              if (t == p_.ignore_index) {
-                continue;
-              }
-              unsigned char raw[4] = {};
-              store_float(out.dtype, row_gradient(reduced, r, 0, 0, t), raw, 0);
-              if (element_bytes == 2) {
-                uint16_t half = 0;
-                std::memcpy(&half, raw, 2);
-                bits[count] = half;
-              } else {
-                std::memcpy(&bits[count], raw, 4);
-              }
-              offsets[count] = (r - begin) * row_bytes + t * element_bytes;
-              ++count;
+          const int64_t begin = chunk * kRows;
+          const int64_t end = std::min(p_.rows(), begin + kRows);
+          int64_t first = -1;
+          int64_t count = 0;
+          for (int64_t r = begin; r < end; ++r) {
+            const int64_t t = target_at(p_, r, 0, 0);  // one row per sample
+            if (t == p_.ignore_index) {
+              continue;
             }
-            simd::fill_sparse(out.data + begin * row_bytes, (block_end - begin) * row_bytes,
-                              offsets, bits, count, element_bytes);
+            if (bad_target(p_, t)) {
+              first = first < 0 ? r : first;
+              continue;
+            }
+            unsigned char raw[4] = {};
+            store_float(out.dtype, row_gradient(reduced, r, 0, 0, t), raw, 0);
+            if (element_bytes == 2) {
+              uint16_t half = 0;
+              std::memcpy(&half, raw, 2);
+              bits[begin + count] = half;
+            } else {
+              std::memcpy(&bits[begin + count], raw, 4);
+            }
+            offsets[begin + count] = (r - begin) * row_bytes + t * element_bytes;
+            ++count;
           }
+          bad[chunk] = first;
+          counts[chunk] = count;
         },
         parallel);
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      if (bad[chunk] >= 0) {
+        return bad_target_error(p_, bad[chunk], target_of(p_, bad[chunk]), false);
+      }
+    }
+    parallel_for(
+        chunks,
+        [&](int64_t chunk) {
+          const int64_t begin = chunk * kRows;
+          const int64_t end = std::min(p_.rows(), begin + kRows);
+          simd::fill_sparse(out.data + begin * row_bytes, (end - begin) * row_bytes,
+                            offsets + begin, bits + begin, counts[chunk], element_bytes);
+        },
+        parallel);
+    return ACLNN_SUCCESS;
   }
 
   void zero_grad_input(bool parallel) const {

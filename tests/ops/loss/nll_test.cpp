@@ -304,6 +304,15 @@ TEST(LossNll, TargetOutOfRangeIsADataError) {
                                                  {"totalWeight", tensor({})}});
   expect_data_error("NLLLossBackward", one_row, 0, 7,
                     "target = 7 is out of range: a class index must lie in [0, C) = [0, 7)");
+  // Rows in several chunks, in BF16 (the fast implementation checks while it gathers the rows).
+  const oa::CallSpec rows = sample(backward, {{"gradOutput", tensor({9000}, ACL_BF16)},
+                                              {"self", tensor({9000, 5}, ACL_BF16)},
+                                              {"target", tensor({9000}, ACL_INT64)},
+                                              {"weight", tensor({5}, ACL_BF16)},
+                                              {"reduction", integer(0)},
+                                              {"totalWeight", tensor({}, ACL_BF16)}});
+  expect_data_error("NLLLossBackward", rows, 8500, 5, "target[8500] = 5 is out of range");
+  expect_data_error("NLLLossBackward", rows, 3, -2, "target[3] = -2 is out of range");
   const oa::OpDef& plane = def_of("NLLLoss2d");
   const oa::CallSpec pixels = sample(plane, {{"self", tensor({2, 3, 4, 5}, ACL_BF16)},
                                              {"target", tensor({2, 4, 5}, ACL_UINT8)},
