@@ -61,7 +61,7 @@ bool in_place(const View5& v, CubeRounding rounding) {
 
 // Operand `role` (0: a, 1: b) of a step.
 const View5& operand_view(const ConvStep& s, int role) { return role == 0 ? s.a : s.b; }
-CubeRounding operand_rounding(const ConvStep& s, int role) {
+CubeRounding rounding_of(const ConvStep& s, int role) {
   return role == 0 ? s.a_rounding : s.b_rounding;
 }
 
@@ -69,8 +69,7 @@ CubeRounding operand_rounding(const ConvStep& s, int role) {
 bool same_operand(const ConvStep& s, int role, const ConvStep& t, int other) {
   const View5& v = operand_view(s, role);
   const View5& u = operand_view(t, other);
-  return v.data == u.data && v.dtype == u.dtype &&
-         operand_rounding(s, role) == operand_rounding(t, other) &&
+  return v.data == u.data && v.dtype == u.dtype && rounding_of(s, role) == rounding_of(t, other) &&
          std::equal(v.dims, v.dims + 5, u.dims) && std::equal(v.strides, v.strides + 5, u.strides);
 }
 

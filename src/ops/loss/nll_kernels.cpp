@@ -44,6 +44,16 @@ void for_chunk_rows(const Problem& p, int64_t chunk, const Body& body) {
   }
 }
 
+// The first of the chunks' first bad rows (each -1 when it has none), or -1.
+int64_t first_of(const int64_t* bad, int64_t chunks) {
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    if (bad[chunk] >= 0) {
+      return bad[chunk];
+    }
+  }
+  return -1;
+}
+
 // Each chunk's first bad row (or -1) into bad[chunk]; the first bad row overall, or -1.
 int64_t first_bad_row(const Problem& p, int64_t* bad, bool parallel) {
   const int64_t chunks = chunks_of(p);
@@ -59,12 +69,7 @@ int64_t first_bad_row(const Problem& p, int64_t* bad, bool parallel) {
         bad[chunk] = first;
       },
       parallel);
-  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-    if (bad[chunk] >= 0) {
-      return bad[chunk];
-    }
-  }
-  return -1;
+  return first_of(bad, chunks);
 }
 
 // Threads pay for themselves only on enough rows.
@@ -230,10 +235,9 @@ class BackwardPlan final : public Plan {
           counts[chunk] = count;
         },
         parallel);
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      if (bad[chunk] >= 0) {
-        return bad_target_error(p_, bad[chunk], target_of(p_, bad[chunk]), false);
-      }
+    const int64_t first = first_of(bad, chunks);
+    if (first >= 0) {
+      return bad_target_error(p_, first, target_of(p_, first), false);
     }
     parallel_for(
         chunks,
