@@ -16,6 +16,31 @@ namespace oa::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Stores v at dst + from and on while a whole vector fits below dst + to, four at a time first;
+// returns where it stopped. dst + from must be at a vector boundary.
+template <bool kStream, class D, class V>
+int64_t StoreVectors(D d, V v, uint8_t* dst, int64_t from, int64_t to) {
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto store = [&](int64_t at) {
+    if constexpr (kStream) {
+      hn::Stream(v, d, dst + at);
+    } else {
+      hn::Store(v, d, dst + at);
+    }
+  };
+  int64_t i = from;
+  for (; i + 4 * lanes <= to; i += 4 * lanes) {
+    store(i);
+    store(i + lanes);
+    store(i + 2 * lanes);
+    store(i + 3 * lanes);
+  }
+  for (; i + lanes <= to; i += lanes) {
+    store(i);
+  }
+  return i;
+}
+
 // Aligned full-vector stores between a memset head (up to the first vector boundary) and a memset
 // tail; short ranges are left to memset.
 template <bool kStream>
@@ -28,24 +53,8 @@ void FillWith(uint8_t* dst, uint8_t value, int64_t bytes) {
   }
   const size_t head = -reinterpret_cast<uintptr_t>(dst) & static_cast<uintptr_t>(lanes - 1);
   std::memset(dst, value, head);
-  const auto v = hn::Set(d, value);
-  auto store = [&](int64_t at) {
-    if constexpr (kStream) {
-      hn::Stream(v, d, dst + at);
-    } else {
-      hn::Store(v, d, dst + at);
-    }
-  };
-  auto i = static_cast<int64_t>(head);
-  for (; i + 4 * lanes <= bytes; i += 4 * lanes) {
-    store(i);
-    store(i + lanes);
-    store(i + 2 * lanes);
-    store(i + 3 * lanes);
-  }
-  for (; i + lanes <= bytes; i += lanes) {
-    store(i);
-  }
+  const int64_t i =
+      StoreVectors<kStream>(d, hn::Set(d, value), dst, static_cast<int64_t>(head), bytes);
   if constexpr (kStream) {
     hwy::FlushStream();
   }
@@ -59,21 +68,16 @@ void FillStreaming(uint8_t* dst, uint8_t value, int64_t bytes) {
   FillWith<true>(dst, value, bytes);
 }
 
-// fill_sparse (fill_simd.h): vectors between dst's first vector boundary and its last, bytes before
-// and after them.
-void FillSparse(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
-                int64_t count, int element_bytes) {
+// fill_sparse (fill_simd.h) for elements of type T: vectors between dst's first vector boundary
+// and its last, bytes before and after them. A vector that holds elements is built in registers
+// (through memory, its load would wait for every store before it to reach the cache).
+template <bool kStream, typename T>
+void FillSparseOf(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
+                  int64_t count) {
   const hn::ScalableTag<uint8_t> d;
+  const hn::Repartition<T, decltype(d)> de;
   const auto lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t k = 0;
-  auto put = [&](uint8_t* base, int64_t at) {
-    if (element_bytes == 2) {
-      const auto b = static_cast<uint16_t>(bits[k]);
-      std::memcpy(base + at, &b, 2);
-    } else {
-      std::memcpy(base + at, &bits[k], 4);
-    }
-  };
   // Bytes [from, to) with plain stores.
   auto plain = [&](int64_t from, int64_t to) {
     if (to <= from) {
@@ -81,7 +85,8 @@ void FillSparse(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint3
     }
     std::memset(dst + from, 0, static_cast<size_t>(to - from));
     for (; k < count && offsets[k] < to; ++k) {
-      put(dst, offsets[k]);
+      const auto element = static_cast<T>(bits[k]);
+      std::memcpy(dst + offsets[k], &element, sizeof(T));
     }
   };
   if (lanes < 4) {
@@ -93,20 +98,45 @@ void FillSparse(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint3
   const int64_t head = std::min(bytes, to_boundary);
   const int64_t body_end = head + (bytes - head) / lanes * lanes;
   plain(0, head);
+  // Runs of zero vectors up to each vector that holds elements.
   const auto zero = hn::Zero(d);
-  HWY_ALIGN uint8_t vector[HWY_MAX_BYTES];
-  for (int64_t i = head; i < body_end; i += lanes) {
-    auto v = zero;
-    if (k < count && offsets[k] < i + lanes) {
-      hn::Store(zero, d, vector);
-      for (; k < count && offsets[k] < i + lanes; ++k) {
-        put(vector, offsets[k] - i);
-      }
-      v = hn::Load(d, vector);
+  const auto lane_of = hn::Iota(de, 0);
+  int64_t i = head;
+  while (k < count && offsets[k] < body_end) {
+    const int64_t at = head + (offsets[k] - head) / lanes * lanes;
+    StoreVectors<kStream>(d, zero, dst, i, at);
+    auto v = hn::Zero(de);
+    for (; k < count && offsets[k] < at + lanes; ++k) {
+      const auto lane = hn::Set(de, static_cast<T>((offsets[k] - at) / sizeof(T)));
+      v = hn::IfThenElse(hn::Eq(lane_of, lane), hn::Set(de, static_cast<T>(bits[k])), v);
     }
-    hn::Store(v, d, dst + i);
+    StoreVectors<kStream>(d, hn::BitCast(d, v), dst, at, at + lanes);
+    i = at + lanes;
+  }
+  StoreVectors<kStream>(d, zero, dst, i, body_end);
+  if constexpr (kStream) {
+    hwy::FlushStream();
   }
   plain(body_end, bytes);
+}
+
+template <bool kStream>
+void FillSparseWith(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
+                    int64_t count, int element_bytes) {
+  if (element_bytes == 2) {
+    FillSparseOf<kStream, uint16_t>(dst, bytes, offsets, bits, count);
+  } else {
+    FillSparseOf<kStream, uint32_t>(dst, bytes, offsets, bits, count);
+  }
+}
+
+void FillSparseCached(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
+                      int64_t count, int element_bytes) {
+  FillSparseWith<false>(dst, bytes, offsets, bits, count, element_bytes);
+}
+void FillSparseStreaming(uint8_t* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
+                         int64_t count, int element_bytes) {
+  FillSparseWith<true>(dst, bytes, offsets, bits, count, element_bytes);
 }
 
 // Copies [src, src + bytes) to dst with streaming stores between a plain head (up to dst's first
@@ -158,7 +188,8 @@ namespace oa::simd {
 
 HWY_EXPORT(FillCached);
 HWY_EXPORT(FillStreaming);
-HWY_EXPORT(FillSparse);
+HWY_EXPORT(FillSparseCached);
+HWY_EXPORT(FillSparseStreaming);
 HWY_EXPORT(StreamBytesAndClear);
 HWY_EXPORT(StreamCopy);
 
@@ -172,9 +203,13 @@ void fill_bytes(void* dst, uint8_t value, int64_t bytes, bool streaming) {
 }
 
 void fill_sparse(void* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
-                 int64_t count, int element_bytes) {
-  HWY_DYNAMIC_DISPATCH(FillSparse)
-  (static_cast<uint8_t*>(dst), bytes, offsets, bits, count, element_bytes);
+                 int64_t count, int element_bytes, bool streaming) {
+  auto* p = static_cast<uint8_t*>(dst);
+  if (streaming) {
+    HWY_DYNAMIC_DISPATCH(FillSparseStreaming)(p, bytes, offsets, bits, count, element_bytes);
+  } else {
+    HWY_DYNAMIC_DISPATCH(FillSparseCached)(p, bytes, offsets, bits, count, element_bytes);
+  }
 }
 
 void copy_bytes(void* dst, const void* src, int64_t bytes, bool streaming) {

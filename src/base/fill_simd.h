@@ -32,10 +32,11 @@ void copy_bytes(void* dst, const void* src, int64_t bytes, bool streaming);
 
 // Sets bytes [dst, dst + bytes) to zero except `count` elements of element_bytes (2 or 4) bytes:
 // element k, whose bits are the low element_bytes bytes of bits[k], at byte offset offsets[k]
-// (increasing multiples of element_bytes below bytes; dst aligned to element_bytes). One pass of
-// plain stores, each vector stored once.
+// (increasing multiples of element_bytes below bytes; dst aligned to element_bytes). One pass,
+// each vector stored once, with streaming stores when `streaming` (fenced before it returns), else
+// with plain stores.
 void fill_sparse(void* dst, int64_t bytes, const int64_t* offsets, const uint32_t* bits,
-                 int64_t count, int element_bytes);
+                 int64_t count, int element_bytes, bool streaming);
 
 // Copies bytes [src, src + bytes) to dst with streaming stores (plain ones for a head up to dst's
 // first vector boundary and for the tail) and sets them to zero in src, for a block built in cache

@@ -113,8 +113,8 @@ TEST(CopyBytes, ExactlyTheBytesAskedForInEachWay) {
 // Writes [offset, offset + bytes) past a 64-byte boundary of a guarded buffer with fill_sparse:
 // every element_bytes-th position of `every` positions gets a value (the first at `first`), and
 // checks every byte.
-void check_sparse(int element_bytes, int64_t offset, int64_t bytes, int64_t first, int64_t every,
-                  std::mt19937* rng) {
+void check_sparse(bool streaming, int element_bytes, int64_t offset, int64_t bytes, int64_t first,
+                  int64_t every, std::mt19937* rng) {
   std::vector<uint8_t> buffer(static_cast<size_t>(2 * kMargin + offset + bytes), kGuard);
   const auto base = reinterpret_cast<uintptr_t>(buffer.data());
   const int64_t start = static_cast<int64_t>((64 - base % 64) % 64) + kMargin / 2 + offset;
@@ -132,26 +132,28 @@ void check_sparse(int element_bytes, int64_t offset, int64_t bytes, int64_t firs
     }
   }
   oa::simd::fill_sparse(buffer.data() + start, bytes, offsets.data(), bits.data(),
-                        static_cast<int64_t>(offsets.size()), element_bytes);
+                        static_cast<int64_t>(offsets.size()), element_bytes, streaming);
   for (size_t i = 0; i < buffer.size(); ++i) {
     ASSERT_EQ(buffer[i], expected[i])
-        << "byte " << static_cast<int64_t>(i) - start << " of a " << bytes
-        << "-byte fill at offset " << offset << ", " << element_bytes << "-byte elements every "
-        << every << " from " << first;
+        << "byte " << static_cast<int64_t>(i) - start << " of a " << bytes << "-byte "
+        << (streaming ? "streamed" : "plain") << " fill at offset " << offset << ", "
+        << element_bytes << "-byte elements every " << every << " from " << first;
   }
 }
 
 TEST(FillSparse, ZerosAndExactlyTheElementsGiven) {
   std::mt19937 rng(2612);
   oa_test::for_each_simd_target([&] {
-    for (int element_bytes : {2, 4}) {
-      for (int64_t offset : {0, 2, 4, 32, 60, 62}) {
-        if (offset % element_bytes != 0) {
-          continue;  // fill_sparse's elements are aligned
-        }
-        for (int64_t bytes : {0, 4, 60, 64, 68, 128, 132, 1000, 4096, 5004}) {
-          for (int64_t every : {1, 3, 16, 33, 500, 100000}) {
-            check_sparse(element_bytes, offset, bytes, every % 7, every, &rng);
+    for (bool streaming : {false, true}) {
+      for (int element_bytes : {2, 4}) {
+        for (int64_t offset : {0, 2, 4, 32, 60, 62}) {
+          if (offset % element_bytes != 0) {
+            continue;  // fill_sparse's elements are aligned
+          }
+          for (int64_t bytes : {0, 4, 60, 64, 68, 128, 132, 1000, 4096, 5004}) {
+            for (int64_t every : {1, 3, 16, 33, 500, 100000}) {
+              check_sparse(streaming, element_bytes, offset, bytes, every % 7, every, &rng);
+            }
           }
         }
       }

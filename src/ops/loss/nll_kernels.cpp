@@ -133,21 +133,19 @@ class ForwardPlan final : public Plan {
 };
 
 // Workspace: per chunk the first bad row (and, for write_rows, what it gathers). Where gradInput's
-// rows lie one after the other in memory and the launch is small enough for the cache to keep it
-// (plain stores), the targets are checked while the nonzero elements are gathered, and then each
-// chunk of rows is written in one pass of zeros with its nonzero elements in them
-// (simd::fill_sparse), so that no line is written twice. Otherwise the targets are checked,
-// gradInput is zeroed (as one run of memory where it is one, with streaming stores when the launch
-// is too large for the cache to keep it), and then each row's one nonzero element is written
-// (measured, docs/perf/loss.md: with streaming stores one pass was slower).
+// rows lie one after the other in memory, the targets are checked while the nonzero elements are
+// gathered, and then each chunk of rows is written in one pass of zeros with its nonzero elements
+// in them (simd::fill_sparse, with streaming stores when the launch is too large for the cache to
+// keep it), so that no line is written twice. Otherwise the targets are checked, gradInput is
+// zeroed (as one run of memory where it is one), and then each row's one nonzero element is
+// written.
 class BackwardPlan final : public Plan {
  public:
   explicit BackwardPlan(Problem p) : p_(std::move(p)) {
     const View& out = p_.grad_input;
     const int64_t bytes = dtype_bits(out.dtype) / 8;
     rows_in_place_ = p_.grad_input_dense && p_.height * p_.width == 1 && out.c == 1 &&
-                     (p_.batch == 1 || out.n == p_.classes) && (bytes == 2 || bytes == 4) &&
-                     !simd::streams_output(p_.grad_input_bytes);
+                     (p_.batch == 1 || out.n == p_.classes) && (bytes == 2 || bytes == 4);
   }
 
   uint64_t workspace_bytes() const {
@@ -239,13 +237,14 @@ class BackwardPlan final : public Plan {
     if (first >= 0) {
       return bad_target_error(p_, first, target_of(p_, first), false);
     }
+    const bool streaming = simd::streams_output(p_.grad_input_bytes);
     parallel_for(
         chunks,
         [&](int64_t chunk) {
           const int64_t begin = chunk * kRows;
           const int64_t end = std::min(p_.rows(), begin + kRows);
           simd::fill_sparse(out.data + begin * row_bytes, (end - begin) * row_bytes,
-                            offsets + begin, bits + begin, counts[chunk], element_bytes);
+                            offsets + begin, bits + begin, counts[chunk], element_bytes, streaming);
         },
         parallel);
     return ACLNN_SUCCESS;

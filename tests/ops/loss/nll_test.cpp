@@ -1,8 +1,9 @@
 // NLLLoss, NLLLoss2d and their gradients against the float64 references of reference/losses.h:
 // random rows of every dtype, target dtype, weight and ignoreIndex (inside and outside the class
-// range), views, reductions, empty inputs, all rows ignored; large calls with any thread count;
-// and the data error of a target out of range: the launch fails naming the target's position and
-// value and writes nothing, in every implementation.
+// range), views, reductions, empty inputs, all rows ignored; large calls with any thread count; a
+// gradInput written with streaming stores; and the data error of a target out of range: the
+// launch fails naming the target's position and value and writes nothing, in every
+// implementation.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -327,6 +328,26 @@ TEST(LossNll, TargetOutOfRangeIsADataError) {
                                                      {"reduction", integer(0)},
                                                      {"totalWeight", tensor({})}});
   expect_data_error("NLLLoss2dBackward", grads, 39, 3, "target[1, 3, 4] = 3 is out of range");
+}
+
+// A row-major gradInput over the store rule's 32 MiB, written in one pass of streaming stores: the
+// reference's values, and on a bad target nothing written.
+TEST(LossNll, BackwardRowsStreamed) {
+  const oa::OpDef& def = def_of("NLLLossBackward");
+  const int64_t n = 8200;
+  const int64_t classes = 1030;  // 33.8 MB of FLOAT gradInput
+  const oa::CallSpec spec = sample(def, {{"gradOutput", tensor({n})},
+                                         {"self", tensor({n, classes})},
+                                         {"target", tensor({n}, ACL_INT64)},
+                                         {"weight", tensor({classes})},
+                                         {"reduction", integer(0)},
+                                         {"ignoreIndex", integer(4)},
+                                         {"totalWeight", tensor({})}});
+  std::mt19937_64 rng(12);
+  const auto r = call_op(def, spec, nll_values(rng, classes, 4));
+  EXPECT_EQ(oa::last_chosen_impl(), "rows");
+  check_backward(*r, false);
+  expect_data_error("NLLLossBackward", spec, 8100, classes, "target[8100] = 1030 is out of range");
 }
 
 }  // namespace
