@@ -70,8 +70,8 @@ std::unique_ptr<Gemm> Gemm::plan(const GemmShape& s, int slots, std::string* err
   dnnl_memory_desc_t bias_md;
   const dnnl_data_type_t operands = s.precision == Precision::bf16 ? dnnl_bf16 : dnnl_f32;
   if (!matrix_md(&a_md, s.m, s.k, s.a_row, s.a_col, operands) ||
-      !matrix_md(&b_md, s.k, s.n, s.ldb, 1, operands) || !matrix_md(&c_md, s.m, s.n, s.ldc, 1) ||
-      !matrix_md(&bias_md, 1, s.n, s.n, 1)) {
+      !matrix_md(&b_md, s.k, s.n, s.ldb, s.b_col, operands) ||
+      !matrix_md(&c_md, s.m, s.n, s.ldc, 1) || !matrix_md(&bias_md, 1, s.n, s.n, 1)) {
     return fail("describe the matrices of a product");
   }
   dnnl_matmul_desc_t desc;
@@ -134,7 +134,7 @@ std::unique_ptr<Gemm> Gemm::plan(const GemmShape& s, int slots, std::string* err
 
 std::shared_ptr<const Gemm> Gemm::get(const GemmShape& s, int slots, std::string* error) {
   using Key = std::tuple<Precision, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                         bool, bool, int>;
+                         int64_t, bool, bool, int>;
   // The engine first, so that it outlives the kept products (statics die in reverse order).
   if (onednn_engine() == nullptr) {
     *error = "oneDNN could not create its CPU engine";
@@ -144,8 +144,8 @@ std::shared_ptr<const Gemm> Gemm::get(const GemmShape& s, int slots, std::string
   constexpr size_t kKept = 512;
   static std::mutex mutex;
   static std::map<Key, std::shared_ptr<const Gemm>> kept;
-  const Key key{s.precision, s.m,   s.n,    s.k,          s.a_row, s.a_col,
-                s.ldb,       s.ldc, s.bias, s.accumulate, slots};
+  const Key key{s.precision, s.m,     s.n,   s.k,    s.a_row,      s.a_col,
+                s.ldb,       s.b_col, s.ldc, s.bias, s.accumulate, slots};
   std::lock_guard<std::mutex> hold(mutex);
   auto found = kept.find(key);
   if (found != kept.end()) {

@@ -37,8 +37,8 @@ inline int64_t operand_bytes(Precision precision) { return precision == Precisio
 
 // C (m x n) = A (m x k) . B (k x n) [+ bias] [+ C] with float32 accumulation; A and B in
 // `precision`, C and bias float32. A's element (i, j) is at a[i * a_row + j * a_col], with a_row or
-// a_col equal to 1; B's element (j, c) at b[j * ldb + c]; C's element (i, c) at c[i * ldc + c];
-// bias has n values.
+// a_col equal to 1; B's element (j, c) at b[j * ldb + c * b_col], with ldb or b_col equal to 1;
+// C's element (i, c) at c[i * ldc + c]; bias has n values.
 struct GemmShape {
   Precision precision = Precision::f32;
   int64_t m = 0;
@@ -47,6 +47,7 @@ struct GemmShape {
   int64_t a_row = 0;
   int64_t a_col = 1;
   int64_t ldb = 0;
+  int64_t b_col = 1;
   int64_t ldc = 0;
   bool bias = false;
   bool accumulate = false;

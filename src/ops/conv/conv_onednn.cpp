@@ -1,11 +1,11 @@
 // The oneDNN implementations of aclnnConvolution, aclnnConvDepthwise2d and
 // aclnnConvolutionBackward: each pass of job.h through oneDNN's convolution primitives (forward,
-// backward-data, backward-weights; the transposed forward is the backward-data pass), with float32
-// results. Operands that are not dense FLOAT without rounding are widened (and rounded as
-// cubeMathType says) into dense float32 copies in the workspace, and results that do not go
-// straight into a dense FLOAT output are rounded once from float32 to their output dtype. Float32
-// operands hold every FLOAT16 and BF16 value exactly, so this computes every dtype mix with
-// float32 products and sums.
+// backward-data, backward-weights; the transposed forward is the backward-data pass) or, for a
+// kernel of size 1, its matrix products (conv_primitive.h), with float32 results. Operands that are
+// not dense FLOAT without rounding are widened (and rounded as cubeMathType says) into dense
+// float32 copies in the workspace, and results that do not go straight into a dense FLOAT output
+// are rounded once from float32 to their output dtype. Float32 operands hold every FLOAT16 and BF16
+// value exactly, so this computes every dtype mix with float32 products and sums.
 //
 // A pass whose two operands are both BF16 reads them as bfloat16 where the CPU multiplies
 // bfloat16 natively (AVX512-BF16): the same float32 products and sums at about twice the rate, as
@@ -353,6 +353,8 @@ class OnednnPlan final : public Plan {
           return nullptr;
         }
         pad_depth_if_direct(&sp, &scratch);
+        logf(LogLevel::debug, "%s: the %s pass runs on oneDNN %s", op, pass_name(s.pass),
+             sp.f32.full->implementation().c_str());
         if (sp.depth_front + sp.depth_back > 0) {
           sp.padded_offset = take(p.x_numel() * 4);
           logf(LogLevel::debug, "%s: the backward-weights pass reads x with its depth padding", op);
@@ -364,6 +366,9 @@ class OnednnPlan final : public Plan {
           sp.bf16 = Slices();
           logf(LogLevel::debug, "%s: the %s pass reads float32 operands: %s", op, pass_name(s.pass),
                no_bf16.c_str());
+        } else if (sp.bf16.full != nullptr) {
+          logf(LogLevel::debug, "%s: with bfloat16 operands, the %s pass runs on oneDNN %s", op,
+               pass_name(s.pass), sp.bf16.full->implementation().c_str());
         }
         sp.scratch_stride = aligned(scratch);
         sp.scratch_offset = take(sp.scratch_stride * sp.slices);

@@ -2,6 +2,7 @@
 
 #include "core/onednn.h"
 #include "ops/conv/conv_primitive.h"
+#include "ops/conv/conv_product.h"
 
 namespace oa::conv {
 namespace {
@@ -90,6 +91,9 @@ std::unique_ptr<ConvPrimitive> ConvPrimitive::make(const ConvProblem& p, Pass pa
   // Measured (docs/perf/conv.md): that pays for kernels larger than 1 (a 1x1 kernel is a GEMM on
   // plain layouts already, and the reorders cost more than its direct kernel saves) and for
   // problems of at least kMinBlockedFlops (below, the reorders' own cost per call dominates).
+  if (std::unique_ptr<ConvPrimitive> product = make_product(p, pass, operands, slots)) {
+    return product;
+  }
   const int ndims = 2 + p.spatial;
   if (p.k_is_one() || p.flops() < kMinBlockedFlops) {
     return make_in(p, pass, operands, slots, plain_tag(ndims), why);
@@ -304,6 +308,9 @@ bool ConvPrimitive::reorders_alike(int role, const ConvPrimitive& other, int oth
 
 bool ConvPrimitive::run(int slot, const void* a, const void* b, float* out, void* scratch,
                         const Reordered& given) const {
+  if (product_ != nullptr) {
+    return run_product(slot, a, b, out, scratch);
+  }
   const Handles& h = *handles_;
   const Handles::Slot& s = h.slots[static_cast<size_t>(slot)];
   auto* bytes = static_cast<char*>(scratch);

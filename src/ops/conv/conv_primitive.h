@@ -2,7 +2,9 @@
 // caller's plain row-major tensors reordered to and from the layouts it chooses where that pays,
 // user scratchpad) for one pass of a plain convolution (job.h) over a batch of n samples, with the
 // memory objects and stream of the slots that run it. Planned once on one thread (core/onednn.h),
-// so that its result does not depend on the thread count.
+// so that its result does not depend on the thread count. A forward or data pass of a kernel of
+// size 1 (no padding, one group) is instead one oneDNN matrix product per sample (core/gemm.h,
+// conv_product.cpp), with x subsampled where the stride skips elements.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,8 @@ struct Reordered {
 
 class ConvPrimitive {
  public:
+  // The form of a pass that is one matrix product per sample (conv_product.h).
+  struct Product;
   // The primitive of `pass` over problem p (p.n samples) reading its two operands in `operands`,
   // runnable on `slots` slots at a time; null with *why set when oneDNN cannot make it.
   static std::unique_ptr<ConvPrimitive> make(const ConvProblem& p, Pass pass, Precision operands,
@@ -57,7 +61,12 @@ class ConvPrimitive {
   // choice (or plain with `activations` plain).
   static std::unique_ptr<ConvPrimitive> make_in(const ConvProblem& p, Pass pass, Precision operands,
                                                 int slots, int activations, std::string* why);
+  // The products of a pass that is one matrix product per sample (conv_product.cpp), or null.
+  static std::unique_ptr<ConvPrimitive> make_product(const ConvProblem& p, Pass pass,
+                                                     Precision operands, int slots);
+  bool run_product(int slot, const void* a, const void* b, float* out, void* scratch) const;
   std::unique_ptr<Handles> handles_;
+  std::unique_ptr<Product> product_;
   Pass pass_ = Pass::forward;
   int64_t scratch_bytes_ = 0;
   std::string implementation_;

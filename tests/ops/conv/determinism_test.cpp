@@ -1,6 +1,6 @@
 // The convolution family gives the same bits for any thread count: calls large enough to be cut
-// into several batch slices (conv_onednn.cpp), forward, transposed and every gradient, in FLOAT
-// and BF16.
+// into several batch slices (conv_onednn.cpp), forward, transposed, a kernel of size 1 and every
+// gradient, in FLOAT and BF16.
 #include <gtest/gtest.h>
 
 #include "reference/convolution.h"
@@ -42,15 +42,28 @@ Geometry large(bool transposed) {
   return g;
 }
 
+// A kernel of size 1 at stride 2, which runs as one matrix product per sample (conv_product.cpp).
+Geometry large_kernel_one() {
+  Geometry g;
+  g.n = 7;
+  g.cin = 32;
+  g.cout = 32;
+  for (int d = 0; d < 2; ++d) {
+    g.in[d] = 28;
+    g.stride[d] = 2;
+  }
+  return g;
+}
+
 TEST(ConvolutionDeterminism, SameBitsForAnyThreadCount) {
   const oa::OpDef& forward = *oa::find_definition("Convolution");
   const oa::OpDef& backward = *oa::find_definition("ConvolutionBackward");
-  for (bool transposed : {false, true}) {
+  for (const Geometry& g : {large(false), large(true), large_kernel_one()}) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
-      SCOPED_TRACE(std::string(transposed ? "transposed " : "") + oa::dtype_name(dtype));
+      SCOPED_TRACE(g.describe() + " " + oa::dtype_name(dtype));
       const Dtypes t{dtype, dtype, dtype, dtype};
-      expect_same_bits(forward, forward_spec(large(transposed), t, 0));
-      expect_same_bits(backward, backward_spec(large(transposed), t, {true, true, true}, 0, false));
+      expect_same_bits(forward, forward_spec(g, t, 0));
+      expect_same_bits(backward, backward_spec(g, t, {true, true, true}, 0, false));
     }
   }
 }
