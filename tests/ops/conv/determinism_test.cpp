@@ -42,12 +42,13 @@ Geometry large(bool transposed) {
   return g;
 }
 
-// A kernel of size 1 at stride 2, which runs as one matrix product per sample (conv_product.cpp).
+// A kernel of size 1 at stride 2, which runs as one matrix product per sample (conv_product.cpp),
+// in two batch slices.
 Geometry large_kernel_one() {
   Geometry g;
   g.n = 7;
-  g.cin = 32;
-  g.cout = 32;
+  g.cin = 64;
+  g.cout = 64;
   for (int d = 0; d < 2; ++d) {
     g.in[d] = 28;
     g.stride[d] = 2;

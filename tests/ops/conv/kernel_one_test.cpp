@@ -33,7 +33,7 @@ std::vector<Geometry> geometries() {
       kernel_one(2, 1, 8, 16, {28, 9}, {2, 1}),      // case b's stride in one dim
       kernel_one(3, 2, 3, 4, {5, 6, 7}, {1, 2, 3}),  // every stride at once
       kernel_one(2, 2, 6, 5, {7, 8}, {1, 1}),        // x and y alike: no copies
-      kernel_one(2, 7, 32, 32, {28, 28}, {2, 1}),    // two slices of 4 and 3 samples
+      kernel_one(2, 7, 64, 64, {28, 28}, {2, 2}),    // two slices of 4 and 3 samples
   };
   // Transposed: outputPadding 1 below the stride 2 (dim 0: the plain problem's last x elements
   // reached by no tap) and below the dilation 2 at stride 1 (dim 1: x cropped by the plan).
@@ -120,8 +120,9 @@ TEST(ConvolutionKernelOne, BackwardMatchesReference) {
       for (int mask_bits = 1; mask_bits < 8; ++mask_bits) {
         const std::vector<bool> mask = {(mask_bits & 1) != 0, (mask_bits & 2) != 0,
                                         (mask_bits & 4) != 0};
-        if (mask_bits == 4) {
-          continue;  // gradBias alone runs no pass
+        // gradBias alone runs no pass; the two-slice geometry (n 7) with every gradient only.
+        if (mask_bits == 4 || (g.n == 7 && mask_bits != 7)) {
+          continue;
         }
         oa::CallSpec spec = backward_spec(g, mix.types, mask, mix.cube_math_type, mask_bits == 3);
         if (mask_bits == 7) {
