@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/cube_math.h"
 #include "core/op/build.h"
@@ -480,6 +481,32 @@ void expect_matches(const oa::OpDef& def, const oa::CallSpec& spec, const oa_tes
                       << got[k] << ", expected " << want << " (bound " << bound << ")";
       }
     }
+  }
+}
+
+void run_onednn_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* rng,
+                     const std::string& what, std::string* log) {
+  const oa_test::ScopedEnv forced("OPENACLNN_IMPL", std::string("onednn"));
+  std::optional<oa_test::ScopedEnv> level;
+  if (log != nullptr) {
+    level.emplace("ASCEND_GLOBAL_LOG_LEVEL", std::string("0"));
+  }
+  for (bool integers : {false, true}) {
+    oa_test::TestCall call(def, spec);
+    call.fill_inputs([&](aclDataType dtype) {
+      return integers ? oa_test::random_integer(*rng, dtype)
+                      : oa_test::random_value(*rng, dtype, false);
+    });
+    if (log != nullptr) {
+      ::testing::internal::CaptureStderr();
+    }
+    const aclnnStatus status = call.run();
+    if (log != nullptr) {
+      *log += ::testing::internal::GetCapturedStderr();
+    }
+    ASSERT_EQ(status, ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
+    ASSERT_EQ(oa::last_chosen_impl(), "onednn") << what;
+    expect_matches(def, spec, call, integers, what + (integers ? " (integers)" : ""));
   }
 }
 

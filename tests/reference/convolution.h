@@ -68,6 +68,13 @@ struct Reference {
 };
 Reference reference(const oa::OpDef& def, const oa::CallSpec& spec, const oa_test::TestCall& call);
 
+// Runs spec through the oneDNN implementation (named, so that it runs on the small problems it
+// would leave to the library's reference) on random normals and on small integers, checking both
+// against the reference (exactly on the integers, whose sums float32 holds exactly); with log,
+// each launch runs at debug log level and its log is appended to *log.
+void run_onednn_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* rng,
+                     const std::string& what, std::string* log = nullptr);
+
 // Compares the outputs of call with the reference: each within float32 accumulation error over
 // `terms` terms plus one rounding to its dtype, or (exact) equal to the reference rounded once.
 void expect_matches(const oa::OpDef& def, const oa::CallSpec& spec, const oa_test::TestCall& call,

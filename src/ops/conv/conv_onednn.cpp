@@ -52,8 +52,6 @@ constexpr int kMaxSlices = 8;
 // 63-80 us through oneDNN, most of it planning).
 constexpr double kMinFlops = 4096;
 
-int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
-
 // Whether a view is used by the primitive in place: dense FLOAT, nothing to round.
 bool in_place(const View5& v, CubeRounding rounding) {
   return v.dtype == ACL_FLOAT && rounding == CubeRounding::none && v.dense();

@@ -45,8 +45,6 @@ bool make_md(dnnl_memory_desc_t* md, const std::vector<int64_t>& dims, dnnl_data
          dnnl_success;
 }
 
-int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
-
 constexpr double kMinBlockedFlops = 1e7;
 
 }  // namespace

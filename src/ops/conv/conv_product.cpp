@@ -6,8 +6,6 @@
 namespace oa::conv {
 namespace {
 
-int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
-
 // The elements of one sample's x that a kernel of size 1 reads (every stride-th in each dim) into
 // xs, densely.
 template <typename T>

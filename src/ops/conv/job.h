@@ -16,6 +16,9 @@
 
 namespace oa::conv {
 
+// bytes rounded up to a multiple of 64: the alignment of every region of the family's scratch.
+inline int64_t aligned(int64_t bytes) { return (bytes + 63) / 64 * 64; }
+
 struct View5 {
   char* data = nullptr;  // the view's first element
   aclDataType dtype = ACL_FLOAT;

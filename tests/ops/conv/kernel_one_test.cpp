@@ -60,26 +60,12 @@ void expect_products(const std::string& log, const std::string& what) {
   EXPECT_GT(named, 0) << what << ":\n" << log;
 }
 
-// spec through the oneDNN implementation on random normals and on small integers (exact in
-// float32), against the reference, checking the log.
+// spec through the oneDNN implementation against the reference, every pass on the products.
 void run_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* rng,
               const std::string& what) {
-  const oa_test::ScopedEnv forced("OPENACLNN_IMPL", std::string("onednn"));
-  const oa_test::ScopedEnv level("ASCEND_GLOBAL_LOG_LEVEL", std::string("0"));
-  for (bool integers : {false, true}) {
-    oa_test::TestCall call(def, spec);
-    call.fill_inputs([&](aclDataType dtype) {
-      return integers ? oa_test::random_integer(*rng, dtype)
-                      : oa_test::random_value(*rng, dtype, false);
-    });
-    ::testing::internal::CaptureStderr();
-    const aclnnStatus status = call.run();
-    const std::string log = ::testing::internal::GetCapturedStderr();
-    ASSERT_EQ(status, ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
-    ASSERT_EQ(oa::last_chosen_impl(), "onednn") << what;
-    expect_products(log, what);
-    expect_matches(def, spec, call, integers, what + (integers ? " (integers)" : ""));
-  }
+  std::string log;
+  run_onednn_case(def, spec, rng, what, &log);
+  expect_products(log, what);
 }
 
 struct Mix {

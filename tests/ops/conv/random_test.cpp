@@ -16,24 +16,6 @@ aclDataType random_dtype(std::mt19937_64* rng) {
   return kDtypes[std::uniform_int_distribution<int>(0, 2)(*rng)];
 }
 
-// Runs spec through the oneDNN implementation (named, so that it runs on the small problems it
-// would leave to the library's reference) on random normals and on small integers, checking both
-// against the tests' reference.
-void run_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* rng,
-              const std::string& what) {
-  const oa_test::ScopedEnv forced("OPENACLNN_IMPL", std::string("onednn"));
-  for (bool integers : {false, true}) {
-    oa_test::TestCall call(def, spec);
-    call.fill_inputs([&](aclDataType dtype) {
-      return integers ? oa_test::random_integer(*rng, dtype)
-                      : oa_test::random_value(*rng, dtype, false);
-    });
-    ASSERT_EQ(call.run(), ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
-    ASSERT_EQ(oa::last_chosen_impl(), "onednn") << what;
-    expect_matches(def, spec, call, integers, what + (integers ? " (integers)" : ""));
-  }
-}
-
 TEST(ConvolutionRandom, ForwardMatchesReference) {
   const oa::OpDef& def = *oa::find_definition("Convolution");
   std::mt19937_64 rng(26001);
@@ -46,9 +28,9 @@ TEST(ConvolutionRandom, ForwardMatchesReference) {
     const int64_t cube = std::uniform_int_distribution<int64_t>(0, 4)(rng);
     oa::CallSpec spec = forward_spec(g, t, cube);
     randomize_layouts(def, &spec, &rng);
-    run_case(def, spec, &rng,
-             "case " + std::to_string(i) + ": " + g.describe() + " cubeMathType " +
-                 std::to_string(cube));
+    run_onednn_case(def, spec, &rng,
+                    "case " + std::to_string(i) + ": " + g.describe() + " cubeMathType " +
+                        std::to_string(cube));
   }
 }
 
@@ -65,9 +47,9 @@ TEST(ConvolutionRandom, BackwardMatchesReference) {
     const bool null_unasked = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
     oa::CallSpec spec = backward_spec(g, t, mask, cube, null_unasked);
     randomize_layouts(def, &spec, &rng);
-    run_case(def, spec, &rng,
-             "case " + std::to_string(i) + ": " + g.describe() + " mask " +
-                 std::to_string(mask_bits) + " cubeMathType " + std::to_string(cube));
+    run_onednn_case(def, spec, &rng,
+                    "case " + std::to_string(i) + ": " + g.describe() + " mask " +
+                        std::to_string(mask_bits) + " cubeMathType " + std::to_string(cube));
   }
 }
 
@@ -92,9 +74,9 @@ TEST(ConvolutionRandom, LargeDepthwiseMatchesReference) {
       g.dilation[d] = spatial == 1 ? 2 : 1;
     }
     const Dtypes t;
-    run_case(forward, forward_spec(g, t, 0), &rng, "forward " + g.describe());
-    run_case(backward, backward_spec(g, t, {true, true, true}, 0, false), &rng,
-             "backward " + g.describe());
+    run_onednn_case(forward, forward_spec(g, t, 0), &rng, "forward " + g.describe());
+    run_onednn_case(backward, backward_spec(g, t, {true, true, true}, 0, false), &rng,
+                    "backward " + g.describe());
   }
 }
 
@@ -135,9 +117,9 @@ TEST(ConvolutionRandom, RightPaddingBelowZeroMatchesReference) {
   for (const Geometry& g : geometries) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
       const Dtypes types{dtype, dtype, dtype, dtype};
-      run_case(forward, forward_spec(g, types, 0), &rng, "forward " + g.describe());
-      run_case(backward, backward_spec(g, types, {true, true, true}, 0, false), &rng,
-               "backward " + g.describe());
+      run_onednn_case(forward, forward_spec(g, types, 0), &rng, "forward " + g.describe());
+      run_onednn_case(backward, backward_spec(g, types, {true, true, true}, 0, false), &rng,
+                      "backward " + g.describe());
     }
   }
 }
@@ -168,8 +150,8 @@ TEST(ConvolutionRandom, DepthPaddedWeightGradientMatchesReference) {
     g.stride[0] = depth.stride;
     for (const std::vector<bool>& mask :
          {std::vector<bool>{true, true, true}, std::vector<bool>{false, true, false}}) {
-      run_case(backward, backward_spec(g, Dtypes{}, mask, 0, false), &rng,
-               "backward " + g.describe());
+      run_onednn_case(backward, backward_spec(g, Dtypes{}, mask, 0, false), &rng,
+                      "backward " + g.describe());
     }
   }
 }
@@ -199,9 +181,9 @@ TEST(ConvolutionRandom, GradBiasOverLongRunsMatchesReference) {
       oa::CallSpec spec =
           backward_spec(g, Dtypes{dtype, dtype, dtype, dtype}, {false, false, true}, 0, false);
       spec.args[static_cast<size_t>(grad_output)].tensor.strides = strides;
-      run_case(def, spec, &rng,
-               "gradBias " + g.describe() + " gradOutput strides " +
-                   std::to_string(strides.empty() ? 0 : strides[3]));
+      run_onednn_case(def, spec, &rng,
+                      "gradBias " + g.describe() + " gradOutput strides " +
+                          std::to_string(strides.empty() ? 0 : strides[3]));
     }
   }
 }
