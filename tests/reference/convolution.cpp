@@ -1,6 +1,7 @@
 #include "reference/convolution.h"
 
 #include <gtest/gtest.h>
+#include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -508,6 +509,11 @@ void run_onednn_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt1993
     ASSERT_EQ(oa::last_chosen_impl(), "onednn") << what;
     expect_matches(def, spec, call, integers, what + (integers ? " (integers)" : ""));
   }
+}
+
+bool onednn_native_bf16() {
+  return (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core_bf16) ==
+         dnnl_cpu_isa_avx512_core_bf16;
 }
 
 }  // namespace conv_test

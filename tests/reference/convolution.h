@@ -75,6 +75,11 @@ Reference reference(const oa::OpDef& def, const oa::CallSpec& spec, const oa_tes
 void run_onednn_case(const oa::OpDef& def, const oa::CallSpec& spec, std::mt19937_64* rng,
                      const std::string& what, std::string* log = nullptr);
 
+// Whether oneDNN, as this process runs it, multiplies bfloat16 natively (AVX512-BF16 in its
+// effective ISA, which DNNL_MAX_CPU_ISA can hold below the CPU's): where the library's BF16
+// passes read bfloat16 operands.
+bool onednn_native_bf16();
+
 // Compares the outputs of call with the reference: each within float32 accumulation error over
 // `terms` terms plus one rounding to its dtype, or (exact) equal to the reference rounded once.
 void expect_matches(const oa::OpDef& def, const oa::CallSpec& spec, const oa_test::TestCall& call,

@@ -52,8 +52,6 @@ std::string run_logged(const oa::OpDef& def, const oa::CallSpec& spec, const Val
   return log;
 }
 
-bool native_bf16() { return __builtin_cpu_supports("avx512bf16") != 0; }
-
 const char kBf16[] = "reads bfloat16 operands";
 const char kTooSmall[] = "reads float32 operands: a BF16 value is under 2^-56";
 
@@ -70,7 +68,7 @@ TEST(ConvolutionBf16, BothOperandsBf16ReadAsBfloat16) {
   for (const oa::CallSpec& spec : {forward_spec(geometry(), t, 0),
                                    backward_spec(geometry(), t, {true, true, true}, 0, false)}) {
     const oa::OpDef& def = i == 0 ? forward : backward;
-    const int want = native_bf16() ? passes[i] : 0;
+    const int want = onednn_native_bf16() ? passes[i] : 0;
     EXPECT_EQ(count(run_logged(def, spec, normals, false), kBf16), want) << def.api;
     EXPECT_EQ(count(run_logged(def, spec, integers, true), kBf16), want) << def.api;
     ++i;
@@ -105,7 +103,7 @@ TEST(ConvolutionBf16, ValuesUnder2ToMinus56UseFloat32Operands) {
   for (aclDataType out : {ACL_FLOAT, ACL_BF16}) {
     SCOPED_TRACE(oa::dtype_name(out));
     const Dtypes t{ACL_BF16, ACL_BF16, ACL_BF16, out};
-    const int want = native_bf16() ? 1 : 0;
+    const int want = onednn_native_bf16() ? 1 : 0;
     EXPECT_EQ(count(run_logged(forward, forward_spec(geometry(), t, 0), tiny, true), kTooSmall),
               want);
   }
@@ -114,7 +112,7 @@ TEST(ConvolutionBf16, ValuesUnder2ToMinus56UseFloat32Operands) {
   EXPECT_EQ(count(run_logged(backward, backward_spec(geometry(), t, {true, true, false}, 0, true),
                              tiny, true),
                   kTooSmall),
-            native_bf16() ? 2 : 0);
+            onednn_native_bf16() ? 2 : 0);
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ TEST(ConvolutionSharedOperand, PassesOfDifferentPrecisionsHaveTheBitsOfEachAlone
     const Geometry g = geometry(2, 16, 1, 48, transposed);
     SCOPED_TRACE(g.describe());
     const std::string log = expect_same_bits_alone(g, ACL_BF16, true);
-    if (__builtin_cpu_supports("avx512bf16") != 0) {
+    if (onednn_native_bf16()) {
       // Planned to share the bfloat16 copy, which the passes then do not read alike.
       EXPECT_NE(log.find(kShared), std::string::npos) << log;
       EXPECT_NE(log.find("reads bfloat16 operands"), std::string::npos) << log;
